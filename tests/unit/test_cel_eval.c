@@ -1815,10 +1815,10 @@ UNIT_TEST(dra_device)
     CHECK_STR(dra_eval(env, dev, "device.allowMultipleAllocations"), "false");
     CHECK_STR(dra_eval(env, dev, "lists.range(2000).all(i, lists.range(2000).all(k, true))"),
               "ERROR: operation cancelled: actual cost limit exceeded");
-    CHECK_STR(cel_dra_runtime_hint("no such key: x"),
+    CHECK_STR(cel_dra_runtime_hint(0, "no such key: x"),
               ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for "
               "optional fields");
-    CHECK_STR(cel_dra_runtime_hint("division by zero"), "");
+    CHECK_STR(cel_dra_runtime_hint(0, "division by zero"), "");
     /* conversion errors make every selector fail */
     json_t *bad = json_loads("{\"attributes\": {\"v\": {\"version\": \"1.02.3\"}, \"x\": {}}}", 0, NULL);
     cel_dra_device *bd = cel_dra_device_new(bad, "d.example.com");

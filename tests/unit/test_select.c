@@ -218,6 +218,78 @@ UNIT_TEST(eval_device_conversion_error)
     json_decref(dev);
 }
 
+/* 1.38 converts each attribute apart: a device with an unusable one
+ * fails only the selectors reading it (dynamic-resource-allocation
+ * v0.38.0-beta.0 api/conversion.go attrValue, cel/compile.go
+ * nameToAttributes.Find); 1.36 has no optional chaining hint (its cel
+ * package has no errors.go, EnhanceRuntimeError came with 1.37). */
+UNIT_TEST(eval_release_conversion_and_hint)
+{
+    json_t *dev = json_loads("{\"name\": \"d\", \"attributes\": {\"v\": {\"version\": \"not-a-version\"}, "
+                             "\"m\": {\"string\": \"a\"}}}",
+                             0, NULL);
+    struct {
+        dra_release rel;
+        const char *expr, *want;
+        uint64_t cost;
+    } cases[] = {
+        {DRA_RELEASE_1_38, "device.driver", NULL, 2},
+        {DRA_RELEASE_1_38, "device.attributes['x.example.com'].v",
+         "attribute v: value is invalid or its type is not supported by this version", 4},
+        {DRA_RELEASE_1_38, "device.attributes['x.example.com'].n",
+         "no such key: n. consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
+         "with has() for optional fields",
+         4},
+        {DRA_RELEASE_1_37, "device.driver", "attribute v: parse semantic version: No Major.Minor.Patch elements found",
+         0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        dra_sel_device d = {
+            .driver = "x.example.com", .pool = "p", .name = "d", .device = dev, .id = "x.example.com/p/d"};
+        dra_features f;
+        dra_features_release(&f, cases[i].rel);
+        dra_sel_eval ev;
+        dra_sel_eval_init(&ev, &f);
+        dra_sel_eval_set_device(&ev, &d);
+        cel_program *p = NULL;
+        CHECK(dra_sel_eval_compile(&ev, cases[i].expr, &p) == NULL);
+        cel_value v = dra_sel_eval_run(&ev, p, NULL);
+        if (cases[i].want) {
+            CHECK(v.kind == CEL_ERROR);
+            if (v.kind == CEL_ERROR) {
+                char *t = dra_xasprintf("%s%s", v.v.err, cel_dra_runtime_hint(ev.release, v.v.err));
+                CHECK_STR(t, cases[i].want);
+                free(t);
+            }
+        } else {
+            CHECK(v.kind == CEL_STRING);
+        }
+        CHECK_INT(ev.cost, cases[i].cost);
+        cel_program_free(p);
+        dra_sel_eval_free(&ev);
+        dra_sel_device_release(&d);
+    }
+    json_decref(dev);
+
+    /* the same selection, its runtime error with the hint from 1.37 on */
+    dra_sel_input in;
+    dra_err_free(load(&in));
+    for (int rel = DRA_RELEASE_1_36; rel <= DRA_RELEASE_1_38; rel++) {
+        dra_features f;
+        dra_features_release(&f, (dra_release)rel);
+        dra_selection s;
+        dra_selection_init(&s, &f);
+        CHECK(dra_selection_add_class(&s, &in.model, "by-model") == NULL);
+        dra_sel_verdict v;
+        dra_selection_match(&s, &in.devs.v[2], &v);
+        CHECK(v.error != NULL);
+        CHECK(v.error && (strstr(v.error, "consider using CEL optional chaining") != NULL) == (rel >= 37));
+        dra_sel_verdict_clear(&v);
+        dra_selection_free(&s);
+    }
+    dra_sel_input_free(&in);
+}
+
 UNIT_TEST(lint_finds_problems)
 {
     dra_sel_input in;

@@ -10,6 +10,7 @@
 
 typedef struct cel_ctx {
     cel_env *env;
+    dra_release release;
     dra_arena scratch;   /* for converting devices (cel_dra_device_build) */
     cel_dra_convert how; /* the release's device conversion */
 } cel_ctx;
@@ -45,7 +46,7 @@ static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t 
     dra_err *e = cel_dra_match(prog, *cache, matched);
     if (e) {
         /* upstream cel.EnhanceRuntimeError */
-        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s%s", e->msg, cel_dra_runtime_hint(e->msg));
+        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s%s", e->msg, cel_dra_runtime_hint(c->release, e->msg));
         dra_err_free(e);
         return w;
     }
@@ -95,9 +96,8 @@ dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
                          .list_type_attributes = dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
                          .release = dra_features_release_of(features)};
     c->env = cel_dra_env_new(&o);
-    dra_release rel = dra_features_release_of(features);
-    c->how.no_lists = rel < DRA_RELEASE_1_37 && !dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);
-    c->how.apart = rel >= DRA_RELEASE_1_38;
+    c->release = o.release;
+    c->how = cel_dra_convert_of(&o);
     return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device, c_compile_value, c_derive};
 }
 

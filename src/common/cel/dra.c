@@ -150,9 +150,18 @@ dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program
 static const char dra_hint[] = ". consider using CEL optional chaining (.? followed by orValue()) or guarding the "
                                "check with has() for optional fields";
 
-const char *cel_dra_runtime_hint(const char *msg)
+const char *cel_dra_runtime_hint(dra_release rel, const char *msg)
 {
+    if (rel && rel < DRA_RELEASE_1_37)
+        return "";
     return strstr(msg, "no such key:") ? dra_hint : "";
+}
+
+cel_dra_convert cel_dra_convert_of(const cel_dra_options *o)
+{
+    dra_release rel = o->release ? o->release : DRA_RELEASE_DEFAULT;
+    return (cel_dra_convert){.no_lists = rel < DRA_RELEASE_1_37 && !o->list_type_attributes,
+                             .apart = rel >= DRA_RELEASE_1_38};
 }
 
 /* Both validation hooks: the program instantiation error is upstream's

@@ -85,6 +85,10 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts);
  * "must evaluate to bool or the unknown type, not <T>". */
 DRA_MUST_USE dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out);
 
+/* How the release and gates of o convert a device (o->release 0 is
+ * DRA_RELEASE_DEFAULT); see cel_dra_convert in dra_device.h. */
+cel_dra_convert cel_dra_convert_of(const cel_dra_options *o);
+
 /* Validation hook for model/validate.h (dra_validate_cel_fn): compile `expr`
  * as the API server does for a new or changed selector and report the
  * estimated maximum cost in *cost.  ctx is a cel_env * from cel_dra_env_new
@@ -101,10 +105,11 @@ DRA_MUST_USE dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t 
  * validateDeviceDerivedAttribute compiles it. */
 DRA_MUST_USE dra_err *cel_dra_validate_derived_hook(void *ctx, const char *expr, size_t len, uint64_t *cost);
 
-/* [1.37+] The hint upstream's EnhanceRuntimeError appends to runtime errors
- * containing "no such key:" (dra-corrections E2-8): returns the suffix to
- * append to msg, or "" when none applies.  Static storage. */
-const char *cel_dra_runtime_hint(const char *msg);
+/* The hint upstream's EnhanceRuntimeError appends to runtime errors
+ * containing "no such key:" (dra-corrections E2-8), from 1.37 on (1.36's
+ * cel package has no errors.go): returns the suffix to append to msg, or
+ * "" when none applies.  rel 0 is DRA_RELEASE_DEFAULT.  Static storage. */
+const char *cel_dra_runtime_hint(dra_release rel, const char *msg);
 
 /* Derived attributes (KEP-6080, gate DRADerivedAttributes): an expression
  * in the selector environment that yields a value rather than a bool.

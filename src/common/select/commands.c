@@ -60,7 +60,7 @@ dra_err *dra_sel_eval_expr(const char *expr, const dra_sel_devices *devs, const 
     if (!e) {
         cel_value v = dra_sel_eval_run(&ev, prog, NULL);
         if (v.kind == CEL_ERROR) {
-            e = dra_err_new(DRA_EXIT_INPUT, "%s%s", v.v.err, cel_dra_runtime_hint(v.v.err));
+            e = dra_err_new(DRA_EXIT_INPUT, "%s%s", v.v.err, cel_dra_runtime_hint(ev.release, v.v.err));
         } else {
             char *s = cel_value_to_string(&v);
             dra_buf_printf(out, "%s\n", s);

@@ -137,11 +137,13 @@ json_t *dra_sel_device_ref(const dra_sel_device *d)
     return v ? v : json_object(); /* the text is our own dump: it parses */
 }
 
-const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d)
+const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d, const cel_dra_convert *how)
 {
     if (!d->cel_cache) {
         json_t *dev = dra_sel_device_ref(d);
-        ((dra_sel_device *)d)->cel_cache = cel_dra_device_new(dev, d->driver);
+        dra_arena scratch = DRA_ARENA_INIT;
+        ((dra_sel_device *)d)->cel_cache = cel_dra_device_build_as(dev, d->driver, &scratch, how);
+        dra_arena_free(&scratch);
         json_decref(dev);
     }
     return d->cel_cache;

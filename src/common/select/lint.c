@@ -15,6 +15,7 @@
 typedef struct lint_ctx {
     const dra_sel_devices *devs;
     cel_env *env;
+    cel_dra_convert how; /* the release's device conversion */
     dra_err *problems;
     /* (domain, name) of every version attribute some device has */
     char **version_attrs;
@@ -277,7 +278,7 @@ static bool lint_list(lint_ctx *c, const dra_obj *o, const char *path, const jso
                 continue;
             reached++;
             bool ok = false;
-            dra_err *e = cel_dra_match(progs[i], dra_sel_device_cel(&c->devs->v[k]), &ok);
+            dra_err *e = cel_dra_match(progs[i], dra_sel_device_cel(&c->devs->v[k], &c->how), &ok);
             if (e) {
                 size_t f = 0;
                 while (f < nfails && strcmp(fails[f].msg, e->msg))
@@ -414,6 +415,7 @@ dra_err *dra_sel_lint(const dra_model *m, const dra_sel_devices *devs, const dra
                          .list_type_attributes = dra_feature_enabled(f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
                          .release = dra_features_release_of(f)};
     c.env = cel_dra_env_new(&o);
+    c.how = cel_dra_convert_of(&o);
     collect_versions(&c);
 
     const dra_model_list *classes = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);

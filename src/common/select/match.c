@@ -14,6 +14,8 @@ void dra_selection_init(dra_selection *s, const dra_features *f)
                          .list_type_attributes = dra_feature_enabled(f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
                          .release = dra_features_release_of(f)};
     s->env = cel_dra_env_new(&o);
+    s->release = o.release;
+    s->how = cel_dra_convert_of(&o);
 }
 
 void dra_selection_free(dra_selection *s)
@@ -221,10 +223,10 @@ void dra_selection_match(dra_selection *s, const dra_sel_device *d, dra_sel_verd
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < s->n; i++) {
         bool ok = false;
-        dra_err *e = cel_dra_match(s->v[i].prog, dra_sel_device_cel(d), &ok);
+        dra_err *e = cel_dra_match(s->v[i].prog, dra_sel_device_cel(d, &s->how), &ok);
         if (e) {
             /* upstream cel.EnhanceRuntimeError (dra-corrections E2-8) */
-            out->error = dra_xasprintf("%s%s", e->msg, cel_dra_runtime_hint(e->msg));
+            out->error = dra_xasprintf("%s%s", e->msg, cel_dra_runtime_hint(s->release, e->msg));
             dra_err_free(e);
         }
         if (!ok) {
@@ -293,6 +295,8 @@ void dra_sel_eval_init(dra_sel_eval *ev, const dra_features *f)
                          .release = dra_features_release_of(f)};
     ev->env = cel_dra_env_new(&o);
     ev->var_env = cel_dra_env_new(&o);
+    ev->release = o.release;
+    ev->how = cel_dra_convert_of(&o);
 }
 
 void dra_sel_eval_free(dra_sel_eval *ev)
@@ -418,7 +422,7 @@ cel_value dra_sel_eval_run(dra_sel_eval *ev, cel_program *p, const dra_sel_devic
     ev->cost = 0;
     if (d) {
         /* A device that does not convert fails before any evaluation. */
-        const cel_dra_device *cd = dra_sel_device_cel(d);
+        const cel_dra_device *cd = dra_sel_device_cel(d, &ev->how);
         if (cel_dra_device_error_in(p, cd))
             return cel_error(cel_dra_device_error_in(p, cd));
         cel_activation_bind(&act, "device", cel_dra_device_value(cd));

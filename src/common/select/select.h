@@ -49,11 +49,13 @@ typedef struct dra_sel_device {
                                 * dra_sel_device_cel */
 } dra_sel_device;
 
-/* The device converted for CEL, built on first use and kept until
- * dra_sel_device_release or dra_sel_devices_free.  The conversion is most of
+/* The device converted for CEL as `how` says (cel_dra_convert_of: the
+ * release's conversion), built on first use and kept until
+ * dra_sel_device_release or dra_sel_devices_free (one process converts one
+ * way).  The conversion is most of
  * a device's memory (a few KiB), so one pass over many devices releases each
  * one after use: memory then follows one device, not the input. */
-const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d);
+const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d, const cel_dra_convert *how);
 /* The v1 Device object as a new reference (the caller's to drop): the
  * input's, or parsed from its text now (not kept: memory stays with the
  * text). */
@@ -114,6 +116,8 @@ typedef struct dra_sel_selector {
 
 typedef struct dra_selection {
     cel_env *env;
+    dra_release release; /* whose CEL (runtime hints) */
+    cel_dra_convert how; /* the release's device conversion */
     dra_sel_selector *v;
     size_t n, cap;
     size_t nexprs; /* -e expressions added so far */
@@ -164,8 +168,10 @@ char *dra_sel_runtime_error_text(const dra_selection *s, const dra_sel_device *d
  * set).  Variables are typed by their value's static type.
  * Ownership: everything is owned by the struct; dra_sel_eval_free. */
 typedef struct dra_sel_eval {
-    cel_env *env;     /* the DRA env plus the variables */
-    cel_env *var_env; /* where variable expressions are compiled */
+    cel_env *env;        /* the DRA env plus the variables */
+    cel_env *var_env;    /* where variable expressions are compiled */
+    dra_release release; /* whose CEL (runtime hints) */
+    cel_dra_convert how; /* the release's device conversion */
     cel_program **var_progs;
     char **var_names;
     cel_value *var_values; /* live in var_progs' scratch memory */

@@ -170,10 +170,10 @@ static void run_selection(dra_session *s, const char *expr, bool explain, dra_bu
     dra_selection_free(&sel);
 }
 
-static void put_value(dra_buf *out, cel_value v)
+static void put_value(dra_buf *out, cel_value v, dra_release rel)
 {
     if (v.kind == CEL_ERROR) {
-        dra_buf_printf(out, "error: %s%s\n", v.v.err, cel_dra_runtime_hint(v.v.err));
+        dra_buf_printf(out, "error: %s%s\n", v.v.err, cel_dra_runtime_hint(rel, v.v.err));
         return;
     }
     cel_value_format(&v, out);
@@ -190,7 +190,7 @@ static void run_expression(dra_session *s, const char *expr, dra_buf *out)
         return;
     }
     if (!dra_sel_uses_device(expr)) {
-        put_value(out, dra_sel_eval_run(&s->ev, p, NULL));
+        put_value(out, dra_sel_eval_run(&s->ev, p, NULL), s->ev.release);
     } else if (!s->in.devs.n) {
         dra_buf_puts(out, "no devices loaded (:load FILE)\n");
     } else if (cel_program_result_type(p)->kind == CEL_T_BOOL) {
@@ -200,7 +200,7 @@ static void run_expression(dra_session *s, const char *expr, dra_buf *out)
     } else {
         for (size_t i = 0; i < s->in.devs.n; i++) {
             dra_buf_printf(out, "%s: ", s->in.devs.v[i].id);
-            put_value(out, dra_sel_eval_run(&s->ev, p, &s->in.devs.v[i]));
+            put_value(out, dra_sel_eval_run(&s->ev, p, &s->in.devs.v[i]), s->ev.release);
         }
     }
     cel_program_free(p);

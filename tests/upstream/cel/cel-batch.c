@@ -121,7 +121,7 @@ static json_t *eval(const dra_features *f, const char *expr, const dra_sel_devic
     } else {
         cel_value v = dra_sel_eval_run(&ev, p, NULL);
         if (v.kind == CEL_ERROR) {
-            char *t = dra_xasprintf("%s%s", v.v.err, cel_dra_runtime_hint(v.v.err));
+            char *t = dra_xasprintf("%s%s", v.v.err, cel_dra_runtime_hint(ev.release, v.v.err));
             r = json_pack("{ss}", "error", t);
             free(t);
         } else {
