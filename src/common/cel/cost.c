@@ -11,6 +11,7 @@
  * variables and indexes take on. */
 #include "checker.h"
 #include "../base/utf8.h"
+#include "../model/validate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -583,6 +584,17 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
 
 /* cel-go ext/sets.go estimateSetsCost: the product of the list sizes, twice
  * it for equivalent, and 1 for the call.  False for other overloads. */
+/* 1.36's includes (v0.36.3 cel/compile.go draCostEstimator, consulted
+ * before Kubernetes' estimator): a search through at most
+ * ResourceSliceMaxAttributeValuesPerDevice values, whatever the target. */
+static bool dra_estimate(const cel_overload *o, est *out)
+{
+    if (o->lib != CEL_LIB_DRA_INCLUDES)
+        return false;
+    *out = (est){0, DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES};
+    return true;
+}
+
 static bool sets_estimate(const cel_overload *o, const est *sizes, size_t k, est *out)
 {
     double factor = !strcmp(o->id, "list_sets_equivalent_list")                                                ? 2
@@ -612,7 +624,7 @@ static est function_cost(coster *c, const cel_node *n, const cel_overload *o, co
     const double T = 0.1;
     est r;
     *has_result = false;
-    if (lists_estimate(c, n, o, argv, sizes, k, &r) || sets_estimate(o, sizes, k, &r) ||
+    if (dra_estimate(o, &r) || lists_estimate(c, n, o, argv, sizes, k, &r) || sets_estimate(o, sizes, k, &r) ||
         (c->opts && c->opts->kubernetes_costs && k8s_estimate(c, n, o, argv, sizes, k, &r)))
         return add(r, args_cost);
     if (!strcmp(id, "string_format") && member)

@@ -337,7 +337,13 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
 {
     const double T = 0.1; /* common.StringTraversalCostFactor */
     switch (rule) {
-    case K8S_TRAVERSAL: *out = nargs > 0 ? traversal_cost(&args[0]) : 0; return true;
+    case K8S_TRAVERSAL:
+        /* 1.36's library/cost.go has no rule for includes: its DRA
+         * overload costs cel-go's default 1 */
+        if (o->lib == CEL_LIB_DRA_INCLUDES)
+            return false;
+        *out = nargs > 0 ? traversal_cost(&args[0]) : 0;
+        return true;
     case K8S_STRING1:
         if (nargs < 1)
             return false;

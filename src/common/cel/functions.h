@@ -77,6 +77,7 @@ enum {
     CEL_LIB_STRINGS_V3 = 1u << 14, /* ext.Strings v3+: reverse (not in Kubernetes) */
     CEL_LIB_K8S_INCLUDES = 1u << 15, /* k8s Lists v1 `includes` (1.37+) */
     CEL_LIB_ENCODERS   = 1u << 16, /* ext.Encoders: base64.encode/decode (not in Kubernetes) */
+    CEL_LIB_DRA_INCLUDES = 1u << 17, /* 1.36's DRA `includes` (dra_includes_dyn_dyn), costing 1 */
 };
 /* Everything the Kubernetes base environment (StoredExpressions) enables. */
 #define CEL_LIBS_KUBERNETES (CEL_LIB_STD | CEL_LIB_STRINGS | CEL_LIB_LISTS | CEL_LIB_SETS | \

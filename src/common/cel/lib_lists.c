@@ -5,6 +5,7 @@
  *  - the Kubernetes lists library (apiserver pkg/cel/library/lists.go):
  *    isSorted, sum, min, max, indexOf, lastIndexOf, and (1.37+) includes. */
 #include "functions.h"
+#include "../model/validate.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -298,6 +299,24 @@ F(k_includes)
         return cel_bool(list_has(a[0].v.list, &a[1]));
     return cel_bool(cel_value_equal(&a[0], &a[1]));
 }
+/* 1.36's own includes (k8s.io/dynamic-resource-allocation v0.36.3
+ * cel/compile.go includesFunc): a list is searched through its first
+ * ResourceSliceMaxAttributeValuesPerDevice items only, a longer one fails
+ * when the search reaches past them. */
+F(dra_includes)
+{
+    if (a[0].kind != CEL_LIST)
+        return cel_bool(cel_value_equal(&a[0], &a[1]));
+    const cel_list *l = a[0].v.list;
+    for (size_t i = 0; i < l->n; i++) {
+        if (i >= DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES)
+            return cel_errorf_s(cx->scratch, "'includes' function cannot be applied to lists longer than %d values",
+                                DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES);
+        if (cel_value_equal(&cel_list_items(l)[i], &a[1]))
+            return cel_bool(true);
+    }
+    return cel_bool(false);
+}
 
 /* Kubernetes library/cost.go charges list traversals by the list size. */
 static uint64_t cost_traverse_list(const cel_value *args, size_t n, const cel_value *result)
@@ -395,6 +414,7 @@ const cel_overload cel_lib_lists[] = {
     L("list_index_of", "indexOf", true, T_I, k_index_of, CEL_LIB_K8S_LISTS, 2, T_LA, &cel_t_param_a),
     L("list_last_index_of", "lastIndexOf", true, T_I, k_last_index_of, CEL_LIB_K8S_LISTS, 2, T_LA, &cel_t_param_a),
     L("list_includes_dyn_dyn", "includes", true, &cel_t_bool, k_includes, CEL_LIB_K8S_INCLUDES, 2, &cel_t_dyn, &cel_t_dyn),
+    {"dra_includes_dyn_dyn", "includes", true, 2, {&cel_t_dyn, &cel_t_dyn}, &cel_t_bool, dra_includes, CEL_COST_ONE, 1, NULL, CEL_LIB_DRA_INCLUDES, false},
 };
 /* clang-format on */
 const size_t cel_lib_lists_n = sizeof cel_lib_lists / sizeof cel_lib_lists[0];

@@ -80,7 +80,25 @@ func (deviceSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.
 	return nil
 }
 
+// draEstimator is dynamic-resource-allocation's own estimator (cel/
+// compile.go draCostEstimator, unexported) around Kubernetes' one: 1.36's
+// includes (overload dra_includes_dyn_dyn, v0.36.3) searches at most
+// ResourceSliceMaxAttributeValuesPerDevice values, whatever its target.
+// Later releases have no such overload.
+type draEstimator struct{ base *library.CostEstimator }
+
+func (e draEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
+	return e.base.EstimateSize(element)
+}
+
+func (e draEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	if function == "includes" && overloadID == "dra_includes_dyn_dyn" && target != nil {
+		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 0, Max: resourceapi.ResourceSliceMaxAttributeValuesPerDevice}}
+	}
+	return e.base.EstimateCallCost(function, overloadID, target, args)
+}
+
 // estimate is the cost range of a checked expression in env.
 func estimate(env *cel.Env, ast *cel.Ast) (checker.CostEstimate, error) {
-	return env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: deviceSizes{}})
+	return env.EstimateCost(ast, draEstimator{&library.CostEstimator{SizeEstimator: deviceSizes{}}})
 }
