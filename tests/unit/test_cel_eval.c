@@ -2389,3 +2389,47 @@ UNIT_TEST(dra_release_1_36_lists)
     cel_dra_device_free(d);
     json_decref(dev);
 }
+
+UNIT_TEST(dra_release_1_36_includes)
+{
+    /* 1.36 declares its own includes (dra_includes_dyn_dyn, v0.36.3
+     * cel/compile.go includesFunc): estimated 0..48 by its draCostEstimator
+     * whatever the target, charged cel-go's default 1 when it runs, a list
+     * searched through its first 48 values only.  Figures: upstream-cel of
+     * each release. */
+    struct {
+        const char *expr;
+        uint64_t lo, hi, cost;
+        const char *value;
+    } cases[] = {
+        {"'a'.includes('a')", 0, 48, 1, "true"},
+        {"device.attributes['d'].m.includes('a')", 4, 52, 0, NULL},
+        {"[1, 2].includes(2)", 10, 58, 1, "true"},
+        {"lists.range(50).includes(3)", 61, 109, 62, "true"},
+        {"lists.range(50).includes(49)", 61, 109, 62,
+         "ERROR: 'includes' function cannot be applied to lists longer than 48 values"},
+    };
+    cel_dra_options o = {.release = DRA_RELEASE_1_36, .list_type_attributes = true};
+    cel_env *env = cel_dra_env_new(&o);
+    json_t *empty = json_object();
+    cel_dra_device *dev = cel_dra_device_new(empty, "d.example.com");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, cases[i].expr, strlen(cases[i].expr), &p);
+        CHECK(e == NULL);
+        uint64_t lo = 0, hi = 0;
+        if (p)
+            cel_program_estimated_cost(p, &lo, &hi);
+        CHECK_INT(lo, cases[i].lo);
+        CHECK_INT(hi, cases[i].hi);
+        dra_err_free(e);
+        cel_program_free(p);
+        if (!cases[i].value)
+            continue;
+        CHECK_INT(dra_cost(&o, cases[i].expr), cases[i].cost);
+        CHECK_STR(dra_eval(env, dev, cases[i].expr), cases[i].value);
+    }
+    cel_dra_device_free(dev);
+    json_decref(empty);
+    cel_env_free(env);
+}

@@ -25,8 +25,10 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts)
     bool multi = stored || opts->consumable_capacity;
     /* includes(): k8s Lists v1 (list_includes_dyn_dyn), always in
      * StoredExpressions, in NewExpressions behind DRAListTypeAttributes
-     * until 1.38, always from 1.38 on. */
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types || stored || v138 ? CEL_LIB_K8S_INCLUDES : 0u));
+     * until 1.38, always from 1.38 on; 1.36 declares its own
+     * (dra_includes_dyn_dyn) instead. */
+    unsigned includes = v136 ? CEL_LIB_DRA_INCLUDES : CEL_LIB_K8S_INCLUDES;
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types || stored || v138 ? includes : 0u));
     cel_env_set_options(env,
                         CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS | (v138 ? CEL_OPT_CEL_GO_033 : 0u));
     const cel_type *value = list_types ? &cel_t_dyn : &cel_t_any;
