@@ -104,7 +104,8 @@ bool cel_env_dra_lists_refused(const cel_env *env)
 static unsigned env_flags(const cel_env *env)
 {
     unsigned f = (env->libs & K8S_LIBS) ? CEL_EVAL_K8S_COSTS | CEL_EVAL_OPTIMIZE : 0;
-    return f | ((env->opts & CEL_OPT_CEL_GO_033) ? CEL_EVAL_STOP_AT_ERROR : 0);
+    f |= (env->opts & CEL_OPT_CEL_GO_033) ? CEL_EVAL_STOP_AT_ERROR : 0;
+    return f | ((env->opts & CEL_OPT_CEL_GO_026) ? CEL_EVAL_CEL_GO_026 : 0);
 }
 
 static bool env_is_variable(const char *name, void *ud)
@@ -234,6 +235,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
         if (!err) {
             cel_cost_options co = {0};
             co.kubernetes_costs = (env->libs & K8S_LIBS) != 0;
+            co.cel_go_026 = (env->opts & CEL_OPT_CEL_GO_026) != 0;
             if (env->dra)
                 co.size_hint = cel_dra_size_hint;
             cel_estimate_cost(p->ast, &co, &p->cost_min, &p->cost_max);

@@ -53,6 +53,11 @@ enum {
      * nothing, but for ==, != and ! (interpreter/interpretable.go); an
      * undeclared reference names only a set container. */
     CEL_OPT_CEL_GO_033 = 1u << 5,
+    /* cel-go v0.26 (Kubernetes 1.36) where it differs from v0.29:
+     * startsWith and endsWith charge the receiver's length at runtime, and
+     * the global matches(s, re) is estimated and charged as a plain call
+     * (interpreter/runtimecost.go costCall, checker/cost.go functionCost). */
+    CEL_OPT_CEL_GO_026 = 1u << 6,
 };
 /* clang-format on */
 

@@ -642,7 +642,8 @@ static est function_cost(coster *c, const cel_node *n, const cel_overload *o, co
         return add(by_factor(arg_sizes[0], T), args_cost);
     if (!strcmp(id, "in_list") && nargs == 2)
         return add(arg_sizes[1], args_cost);
-    if ((!strcmp(id, "matches_string") && member && nargs == 1) || (!strcmp(id, "matches") && !member && nargs == 2)) {
+    bool global_matches = !strcmp(id, "matches") && !member && nargs == 2 && !(c->opts && c->opts->cel_go_026);
+    if ((!strcmp(id, "matches_string") && member && nargs == 1) || global_matches) {
         est str = by_factor(add(sizes[0], (est){1, 1}), T), re = by_factor(sizes[1], 0.25);
         return add(mul(str, re), args_cost);
     }

@@ -87,6 +87,14 @@ static uint64_t call_cost(const cel_node *n, const cel_overload *o, const cel_va
         return c;
     if ((flags & CEL_EVAL_STOP_AT_ERROR) && result->kind == CEL_ERROR)
         result = &lengthless;
+    /* cel-go v0.26 (interpreter/runtimecost.go costCall): startsWith and
+     * endsWith charge their receiver's length, the global matches() (not
+     * in its list) 1 */
+    if ((flags & CEL_EVAL_CEL_GO_026) && nargs == 2 &&
+        (!strcmp(o->id, "starts_with_string") || !strcmp(o->id, "ends_with_string")))
+        return (uint64_t)ceil((double)cel_cost_size(&args[0]) * 0.1);
+    if ((flags & CEL_EVAL_CEL_GO_026) && !strcmp(o->id, "matches"))
+        return 1;
     return cel_overload_cost(o, args, nargs, result);
 }
 

@@ -47,6 +47,7 @@ enum {
     CEL_EVAL_NO_COST = 1u << 3,        /* skip call cost computation (no limit can be reached, nobody asks) */
     CEL_EVAL_OPTIMIZE = 1u << 4,       /* cel-go's OptOptimize (Kubernetes' base environment): see cel_eval_prepare */
     CEL_EVAL_STOP_AT_ERROR = 1u << 5,  /* cel-go v0.33: a strict call stops at its first error (CEL_OPT_CEL_GO_033) */
+    CEL_EVAL_CEL_GO_026 = 1u << 6,     /* cel-go v0.26's call costs (CEL_OPT_CEL_GO_026) */
 };
 
 /* Resolve overload candidates and qualified function names in place, set
