@@ -2433,3 +2433,41 @@ UNIT_TEST(dra_release_1_36_includes)
     json_decref(empty);
     cel_env_free(env);
 }
+
+UNIT_TEST(dra_release_1_36_cel_go)
+{
+    /* 1.36 builds on cel-go v0.26.0, whose cost tracker charges startsWith
+     * and endsWith by the receiver's length (v0.29: the argument's) and
+     * the global matches() 1, as its estimator does (interpreter/
+     * runtimecost.go costCall, checker/cost.go functionCost).  Figures:
+     * upstream-cel of each release. */
+    cel_dra_options v136 = {.release = DRA_RELEASE_1_36}, v137 = {.release = DRA_RELEASE_1_37};
+    struct {
+        const char *expr;
+        uint64_t c136, c137;
+    } cases[] = {
+        {"'abcdefghijklmnopqrstu'.startsWith('a')", 3, 1},
+        {"'a'.endsWith('abcdefghijklmnopqrstu')", 1, 3},
+        {"matches('abcdefghijklmnopqrstu', 'a+')", 1, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        CHECK_INT(dra_cost(&v136, cases[i].expr), cases[i].c136);
+        CHECK_INT(dra_cost(&v137, cases[i].expr), cases[i].c137);
+    }
+    /* the estimate of the global matches() */
+    const char *m = "matches(device.driver, 'a+')";
+    for (int rel = 36; rel <= 37; rel++) {
+        cel_dra_options o = {.release = (dra_release)rel};
+        cel_env *env = cel_dra_env_new(&o);
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, m, strlen(m), &p);
+        CHECK(e == NULL);
+        uint64_t lo = 0, hi = 0;
+        if (p)
+            cel_program_estimated_cost(p, &lo, &hi);
+        CHECK_INT(hi, rel == 36 ? 3 : 9);
+        dra_err_free(e);
+        cel_program_free(p);
+        cel_env_free(env);
+    }
+}
