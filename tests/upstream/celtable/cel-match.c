@@ -39,7 +39,8 @@ static json_t *match(const json_t *req, dra_release rel, char **why)
         return NULL;
     }
     cel_dra_options o = {.consumable_capacity = dra_feature_enabled(&f, DRA_FEATURE_CONSUMABLE_CAPACITY),
-                         .list_type_attributes = dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)};
+                         .list_type_attributes = dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
+                         .release = rel};
     cel_env *env = cel_dra_env_new(&o);
     cel_program *p = NULL;
     json_t *r;
@@ -48,8 +49,7 @@ static json_t *match(const json_t *req, dra_release rel, char **why)
         r = json_pack("{ss}", "compile", e->msg);
     } else {
         dra_arena scratch = DRA_ARENA_INIT;
-        cel_dra_convert how = {.no_lists = rel < DRA_RELEASE_1_37 && !o.list_type_attributes,
-                               .apart = rel >= DRA_RELEASE_1_38};
+        cel_dra_convert how = cel_dra_convert_of(&o);
         cel_dra_device *d =
             cel_dra_device_build_as(json_object_get(req, "device"), driver ? driver : "", &scratch, &how);
         dra_arena_free(&scratch);
