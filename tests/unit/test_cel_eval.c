@@ -2471,3 +2471,32 @@ UNIT_TEST(dra_release_1_36_cel_go)
         cel_env_free(env);
     }
 }
+
+UNIT_TEST(dra_release_1_38_empty_ranges)
+{
+    /* cel-go v0.33 (1.38): a comprehension over a range of size 0 goes to
+     * its result whatever the range's type (interpretable.go
+     * evalFold.Exec); v0.29 (1.37) fails on a string or bytes range.
+     * Answers: upstream-cel of each release. */
+    struct {
+        const char *expr, *v137, *v138;
+    } cases[] = {
+        {"dyn('').all(x, true)", "ERROR: got 'types.String', expected iterable type", "true"},
+        {"dyn(b'').exists(x, true)", "ERROR: got 'types.Bytes', expected iterable type", "false"},
+        {"size(dyn('').transformMapEntry(k, v, {k: v})) == 0",
+         "ERROR: unsupported comprehension range type: types.String", "true"},
+        {"dyn('a').all(x, true)", "ERROR: got 'types.String', expected iterable type",
+         "ERROR: got 'types.String', expected iterable type"},
+    };
+    json_t *empty = json_object();
+    cel_dra_device *dev = cel_dra_device_new(empty, "d.example.com");
+    for (int rel = 37; rel <= 38; rel++) {
+        cel_dra_options o = {.release = (dra_release)rel};
+        cel_env *env = cel_dra_env_new(&o);
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+            CHECK_STR(dra_eval(env, dev, cases[i].expr), rel == 37 ? cases[i].v137 : cases[i].v138);
+        cel_env_free(env);
+    }
+    cel_dra_device_free(dev);
+    json_decref(empty);
+}

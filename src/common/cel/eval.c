@@ -1586,7 +1586,10 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
     EVAL_OR_RETURN(range, n->u.comp.iter_range);
     if (range.kind == CEL_ERROR)
         return range;
-    if (range.kind != CEL_LIST && range.kind != CEL_MAP) /* evalFold: two variables want a list or map */
+    /* cel-go v0.33 goes to the result when the range has size 0, whatever
+     * its type: "" and b"" too (interpretable.go evalFold.Exec) */
+    bool empty_text = stops_at_error(e) && (range.kind == CEL_STRING || range.kind == CEL_BYTES) && !range.v.s.len;
+    if (range.kind != CEL_LIST && range.kind != CEL_MAP && !empty_text) /* evalFold: two variables want a list or map */
         return cel_errorf_s(e->cx.scratch,
                             n->u.comp.iter_var2 ? "unsupported comprehension range type: %s"
                                                 : "got '%s', expected iterable type",
@@ -1606,7 +1609,7 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
     frame.iter[0] = it1;
     frame.iter[1] = it2;
     frame.niter = two ? 2 : 1;
-    size_t cnt = range.kind == CEL_LIST ? range.v.list->n : range.v.map->n;
+    size_t cnt = empty_text ? 0 : range.kind == CEL_LIST ? range.v.list->n : range.v.map->n;
     cel_value result;
     for (size_t i = 0; i < cnt; i++) {
         if (range.kind == CEL_LIST) {
