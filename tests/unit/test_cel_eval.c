@@ -2291,17 +2291,28 @@ static uint64_t dra_cost(const cel_dra_options *o, const char *expr)
     return cost;
 }
 
+/* expr's cost in release a's DRA environment and in release b's */
+typedef struct release_costs {
+    const char *expr;
+    uint64_t a, b;
+} release_costs;
+
+static void check_release_costs(dra_release a, dra_release b, const release_costs *cases, size_t n, int *unit_failed)
+{
+    cel_dra_options oa = {.release = a}, ob = {.release = b};
+    for (size_t i = 0; i < n; i++) {
+        CHECK_INT(dra_cost(&oa, cases[i].expr), cases[i].a);
+        CHECK_INT(dra_cost(&ob, cases[i].expr), cases[i].b);
+    }
+}
+
 UNIT_TEST(dra_release_1_38_cel_go)
 {
     /* 1.38 builds on cel-go v0.33 (cel.dev/cel-go interpreter/
      * interpretable.go): a strict call whose operand is an error is not
      * charged, but for ==, != and !; 1.37's v0.29 charges every call whose
      * operands were all evaluated.  Figures: upstream-cel of each release. */
-    cel_dra_options v137 = {.release = DRA_RELEASE_1_37}, v138 = {.release = DRA_RELEASE_1_38};
-    struct {
-        const char *expr;
-        uint64_t c137, c138;
-    } cases[] = {
+    static const release_costs cases[] = {
         {"[1][3] + 1", 3, 2},
         {"1 + [1][3]", 3, 2},
         {"string([1][3])", 3, 2},
@@ -2319,10 +2330,7 @@ UNIT_TEST(dra_release_1_38_cel_go)
         {"lists.range(-1)", 12, 11},
         {"[1].slice(0, 5)", 12, 11},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        CHECK_INT(dra_cost(&v137, cases[i].expr), cases[i].c137);
-        CHECK_INT(dra_cost(&v138, cases[i].expr), cases[i].c138);
-    }
+    check_release_costs(DRA_RELEASE_1_37, DRA_RELEASE_1_38, cases, sizeof cases / sizeof *cases, unit_failed);
     /* an undeclared reference names no empty container (checker/errors.go),
      * and NewExpressions have includes() without DRAListTypeAttributes */
     const char *exprs[] = {"frobnicate(device.driver)", "device.attributes['d'].l.includes(1)"};
@@ -2441,19 +2449,12 @@ UNIT_TEST(dra_release_1_36_cel_go)
      * the global matches() 1, as its estimator does (interpreter/
      * runtimecost.go costCall, checker/cost.go functionCost).  Figures:
      * upstream-cel of each release. */
-    cel_dra_options v136 = {.release = DRA_RELEASE_1_36}, v137 = {.release = DRA_RELEASE_1_37};
-    struct {
-        const char *expr;
-        uint64_t c136, c137;
-    } cases[] = {
+    static const release_costs cases[] = {
         {"'abcdefghijklmnopqrstu'.startsWith('a')", 3, 1},
         {"'a'.endsWith('abcdefghijklmnopqrstu')", 1, 3},
         {"matches('abcdefghijklmnopqrstu', 'a+')", 1, 3},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        CHECK_INT(dra_cost(&v136, cases[i].expr), cases[i].c136);
-        CHECK_INT(dra_cost(&v137, cases[i].expr), cases[i].c137);
-    }
+    check_release_costs(DRA_RELEASE_1_36, DRA_RELEASE_1_37, cases, sizeof cases / sizeof *cases, unit_failed);
     /* the estimate of the global matches() */
     const char *m = "matches(device.driver, 'a+')";
     for (int rel = 36; rel <= 37; rel++) {
