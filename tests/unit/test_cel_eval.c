@@ -2328,6 +2328,10 @@ UNIT_TEST(dra_release_1_38_cel_go)
         /* a failed call's result has no length in v0.33's cost models
          * (common/cost/model.go lengthExpr.track), 1 in v0.29's trackers */
         {"lists.range(-1)", 12, 11},
+        /* an optional qualifier whose key fails is charged 1 (attributes.go
+         * Qualify on an error of QualifyIfPresent) */
+        {"['a'][?[1][5]].hasValue()", 3, 3},
+        {"{'a': 1}[?string(ip('a'))].hasValue()", 4, 3},
         {"[1].slice(0, 5)", 12, 11},
     };
     check_release_costs(DRA_RELEASE_1_37, DRA_RELEASE_1_38, cases, sizeof cases / sizeof *cases, unit_failed);

@@ -638,6 +638,12 @@ static bool charge(ev *e, uint64_t c)
 
 static cel_value eval(ev *e, const cel_node *n);
 
+/* cel-go v0.33 (CEL_EVAL_STOP_AT_ERROR) */
+static bool stops_at_error(const ev *e)
+{
+    return (e->prm->flags & CEL_EVAL_STOP_AT_ERROR) != 0;
+}
+
 /* Costs of variables, field selections and indexes as cel-go counts them
  * (interpreter/runtimecost.go, CostObserver): it plans them as attributes
  * (interpreter/attributes.go) and charges 1 for the attribute and 1 for
@@ -1331,7 +1337,12 @@ static cel_value eval_call(ev *e, const cel_node *n)
             if (key_attribute && is_attribute(n->u.call.args[0]) && e->cost > 0 &&
                 strncmp(key.v.err, "no such attribute(s): ", 22))
                 e->cost--;
-            return key_attribute || charge_failed_operand(e, n, n->u.call.args[0]) ? key : cancelled_value;
+            bool ok = key_attribute || charge_failed_operand(e, n, n->u.call.args[0]);
+            /* cel-go v0.33 observes a qualifier that failed
+             * (attributes.go: Qualify when QualifyIfPresent errs) */
+            if (ok && stops_at_error(e))
+                ok = charge(e, 1);
+            return ok ? key : cancelled_value;
         }
         cel_value bad = invalid_qualifier(e, key);
         if (bad.kind == CEL_ERROR) { /* observed as an absent one */
@@ -1430,12 +1441,6 @@ static cel_value eval_call(ev *e, const cel_node *n)
     if (e->accus && n->eval_op == OP_MAP_INSERT)
         return insert_in_place(e, n, args, nargs);
     return call_overloads(e, n, args, nargs);
-}
-
-/* cel-go v0.33 (CEL_EVAL_STOP_AT_ERROR) */
-static bool stops_at_error(const ev *e)
-{
-    return (e->prm->flags & CEL_EVAL_STOP_AT_ERROR) != 0;
 }
 
 static cel_value eval_list(ev *e, const cel_node *n)
