@@ -771,6 +771,43 @@ static void v_node_allocatable(vctx *v, const json_t *d, const json_t *caps)
 /* What a shared value was found valid as (dra_vshared_find). */
 enum { SHARED_ATTRIBUTE = 1, SHARED_CAPACITY, SHARED_CAPACITY_MULTI };
 
+static void add_declarative(vctx *v, dra_err *all);
+
+/* errs_aside ... errs_back: the errors reported in between, walked into a
+ * chain of their own (returned; the caller owns it). */
+static dra_errs errs_aside(vctx *v)
+{
+    dra_errs outer = v->errs;
+    v->errs = (dra_errs)DRA_ERRS_INIT;
+    return outer;
+}
+
+static dra_err *errs_back(vctx *v, dra_errs outer)
+{
+    dra_err *items = dra_errs_take(&v->errs);
+    dra_errs_free(&v->errs);
+    v->errs = outer;
+    return items;
+}
+
+static void v_taints(vctx *v, const json_t *taints)
+{
+    V_CHILD(v, "taints")
+    for (size_t i = 0; i < json_array_size(taints); i++)
+        V_INDEX(v, i) dra_v_taint(v, json_array_get(taints, i));
+}
+
+/* A device's taints beyond the 16 allowed: validation.go's validateSlice
+ * stops at "Too many", but the declarative Validate_Device still checks
+ * each taint's effect (pkg/apis/resource/v1/zz_generated.validations.go,
+ * v1.37.2, Validate_DeviceTaint): their errors, for add_declarative. */
+static dra_err *taint_errors(vctx *v, const json_t *taints)
+{
+    dra_errs outer = errs_aside(v);
+    v_taints(v, taints);
+    return errs_back(v, outer);
+}
+
 static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
 {
     const char *s = "";
@@ -824,10 +861,11 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
     }
 
     const json_t *taints = NULL;
-    if (dra_varr(v, d, "taints", &taints) && dra_v_max_items(v, "taints", taints, DRA_DEVICE_TAINTS_MAX)) {
-        V_CHILD(v, "taints")
-        for (size_t i = 0; i < json_array_size(taints); i++)
-            V_INDEX(v, i) dra_v_taint(v, json_array_get(taints, i));
+    if (dra_varr(v, d, "taints", &taints)) {
+        if (dra_v_max_items(v, "taints", taints, DRA_DEVICE_TAINTS_MAX))
+            v_taints(v, taints);
+        else
+            add_declarative(v, taint_errors(v, taints));
     }
 
     const json_t *cc = NULL;
@@ -980,18 +1018,14 @@ void dra_validate_slice_v1beta1_paths(dra_err *errs)
  * whether some device is "advanced". */
 static dra_err *device_errors(vctx *v, const json_t *devices, bool per_device, bool *advanced)
 {
-    dra_errs outer = v->errs;
-    v->errs = (dra_errs)DRA_ERRS_INIT;
+    dra_errs outer = errs_aside(v);
     V_CHILD(v, "devices")
     {
         for (size_t i = 0; i < json_array_size(devices); i++)
             V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device, advanced);
         v_unique_key(v, devices, "name", -1);
     }
-    dra_err *items = dra_errs_take(&v->errs);
-    dra_errs_free(&v->errs);
-    v->errs = outer;
-    return items;
+    return errs_back(v, outer);
 }
 
 /* Past the devices' limit: of the devices' errors, the declarative ones
