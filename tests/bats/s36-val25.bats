@@ -15,6 +15,43 @@ validates() {
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$@" "$f"
 }
 
+DNS='a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters'
+
+@test "generateName only: the name the server generates is validated, its 5 random characters shown as *****" {
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"generateName":"Equal","namespace":"ns"},"spec":{"devices":{"requests":[{"exactly":{"deviceClassName":"gpu"},"name":"r"}]}}}'
+    assert_failure 2
+    [[ $stderr == *'ResourceClaim/ns/Equal*: metadata.generateName: Invalid value: "Equal": '"$DNS"* ]]
+    [[ $stderr == *'ResourceClaim/ns/Equal*: metadata.name: Invalid value: "Equal*****": '"$DNS"* ]]
+    [[ $(grep -c . <<<"$stderr") == 2 ]]
+    # a DeviceClass checks the generated name only (ValidateObjectMetaWithOpts)
+    validates $'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {generateName: "a_b-"}'
+    assert_failure 2
+    [[ $stderr == *'DeviceClass/a_b-*: metadata.name: Invalid value: "a_b-*****": '"$DNS"* ]]
+    [[ $stderr != *generateName:* ]]
+    # "-" is a bad prefix and makes a bad name
+    validates $'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {generateName: "-"}'
+    assert_failure 2
+    [[ $stderr == *'DeviceClass/-*: metadata.name: Invalid value: "-*****": '"$DNS"* ]]
+}
+
+@test "generateName only: a bad prefix can make a good name, and a long one is cut to 58 bytes" {
+    local spec='spec: {driver: a.b, pool: {name: p, resourceSliceCount: 1}, allNodes: true}'
+    # "a." is no subdomain, "a.xxxxx" is
+    validates $'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {generateName: "a."}\n'"$spec"
+    assert_failure 2
+    [[ $stderr == *'ResourceSlice/a.*: metadata.generateName: Invalid value: "a.": '"$DNS"* ]]
+    [[ $stderr != *metadata.name:* ]]
+    # a good prefix makes a good name
+    validates $'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {generateName: "gpu-"}'
+    assert_success
+    local long
+    long=$(printf 'a%.0s' {1..56})-.aaaaaaaaa
+    validates $'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {generateName: "'"$long"$'"}\n'"$spec"
+    assert_failure 2
+    [[ $stderr == *"metadata.generateName: Invalid value: \"$long\": $DNS"* ]]
+    [[ $stderr == *"metadata.name: Invalid value: \"${long:0:58}*****\": $DNS"* ]]
+}
+
 @test "a device's taints beyond the 16 allowed: Too many, and each taint's effect still checked" {
     local t='{"key":"k"}' taints i
     taints=$t

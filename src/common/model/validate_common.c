@@ -456,6 +456,23 @@ void dra_v_object_meta_named(vctx *v, const json_t *obj, bool namespaced, vcheck
     object_meta(v, obj, namespaced, name_check, false);
 }
 
+/* The name check run on probe, each problem echoing shown in its place. */
+static void check_name_shown(vctx *v, vcheck_fn check, const char *probe, size_t plen, const char *shown, size_t slen)
+{
+    dra_errs found = DRA_ERRS_INIT;
+    check(&found, NULL, probe, plen);
+    dra_buf head = DRA_BUF_INIT;
+    dra_buf_puts(&head, "Invalid value: ");
+    dra_go_quote_echo(&head, probe, plen);
+    dra_buf_puts(&head, ": ");
+    for (dra_err *e = found.head; e; e = e->next) {
+        const char *detail = strncmp(e->msg, head.data, head.len) == 0 ? e->msg + head.len : e->msg;
+        dra_ferr_invalid_str(&v->errs, dra_vpath(v), shown, slen, detail);
+    }
+    dra_buf_free(&head);
+    dra_errs_free(&found);
+}
+
 /* nameFn(generateName, true): the name check on the prefix with a trailing
  * dash masked (maskTrailingDash: "ab-" is checked as "aa"), each problem
  * echoing the prefix as written. */
@@ -468,19 +485,28 @@ static void check_name_prefix(vctx *v, vcheck_fn check, const char *s, size_t le
     char *masked = dra_xmalloc(len - 1);
     memcpy(masked, s, len - 2);
     masked[len - 2] = 'a';
-    dra_errs probe = DRA_ERRS_INIT;
-    check(&probe, NULL, masked, len - 1);
-    dra_buf head = DRA_BUF_INIT;
-    dra_buf_puts(&head, "Invalid value: ");
-    dra_go_quote_echo(&head, masked, len - 1);
-    dra_buf_puts(&head, ": ");
-    for (dra_err *e = probe.head; e; e = e->next) {
-        const char *detail = strncmp(e->msg, head.data, head.len) == 0 ? e->msg + head.len : e->msg;
-        dra_ferr_invalid_str(&v->errs, dra_vpath(v), s, len, detail);
-    }
-    dra_buf_free(&head);
-    dra_errs_free(&probe);
+    check_name_shown(v, check, masked, len - 1, s, len);
     free(masked);
+}
+
+/* The name the API server generates from a generateName before it
+ * validates metadata.name: the prefix cut to 58 bytes and 5 random
+ * characters of "bcdfghjklmnpqrstvwxz2456789" (k8s.io/apiserver v0.37.2
+ * pkg/storage/names/generate.go SimpleNameGenerator).  Lower-case letters
+ * and digits at the end of a name of at most 63 bytes, they never change
+ * the check's verdict: the name is checked with "xxxxx" and echoed with
+ * "*****" for the characters the server draws. */
+static void check_generated_name(vctx *v, vcheck_fn check, const char *gen, size_t glen)
+{
+    size_t base = glen > 58 ? 58 : glen;
+    char *probe = dra_xmalloc(base + 5), *shown = dra_xmalloc(base + 5);
+    memcpy(probe, gen, base);
+    memcpy(shown, gen, base);
+    memcpy(probe + base, "xxxxx", 5);
+    memcpy(shown + base, "*****", 5);
+    check_name_shown(v, check, probe, base + 5, shown, base + 5);
+    free(probe);
+    free(shown);
 }
 
 static void object_meta(vctx *v, const json_t *obj, bool namespaced, vcheck_fn name_check, bool check_prefix)
@@ -507,7 +533,9 @@ static void object_meta(vctx *v, const json_t *obj, bool namespaced, vcheck_fn n
         {
             if (has_name)
                 dra_vcheck(v, name_check, s, len);
-            else if (!has_gen)
+            else if (has_gen)
+                check_generated_name(v, name_check, gs, glen);
+            else
                 dra_ferr_required(&v->errs, VP(v), "name or generateName is required");
         }
         bool has_ns = dra_vstr(v, meta, "namespace", &s, &len) && len > 0;

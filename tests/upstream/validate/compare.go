@@ -221,8 +221,15 @@ func normalize(text string) string {
 	if i := strings.Index(text, ", first defined at "); i >= 0 && strings.Contains(text[:i], "duplicate object ") {
 		return text[:i]
 	}
-	return text
+	return generatedRe.ReplaceAllString(text, "${1}*****${2}")
 }
+
+// generatedRe: the name the API server generated for an object with only
+// generateName (named "prefix*"), in a problem of metadata.name.  Its last
+// 5 characters are random (k8s.io/apiserver pkg/storage/names,
+// SimpleNameGenerator: utilrand.String(5)); dra-slice writes "*****" for
+// them, and so does the comparison for upstream's.
+var generatedRe = regexp.MustCompile(`^(.*\*: metadata\.name: Invalid value: ".*)[bcdfghjklmnpqrstvwxz2456789]{5}(": .*)$`)
 
 var cappedRe = regexp.MustCompile(`\.\.\.\((\d+) more bytes\)`)
 
