@@ -123,6 +123,36 @@ UNIT_TEST(parse_dependencies)
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_GENERIC_WORKLOAD));
 }
 
+/* Set reads the list into a map, then unsafeSetFromMap goes through it:
+ * every locked gate is an error, the first unknown one ends the walk, and
+ * AllAlpha/AllBeta set only the gates not given (k8s.io/component-base
+ * v0.38.0-beta.0 featuregate/feature_gate.go).  The map's order is Go's
+ * random one; here it is the list's. */
+UNIT_TEST(parse_as_a_map)
+{
+    dra_features f;
+    dra_features_release(&f, DRA_RELEASE_1_38);
+    dra_err *e = dra_features_parse(&f, "DRADeviceTaints=false,DRADeviceTaintRules=false");
+    CHECK_STR(e ? e->msg : NULL, "[cannot set feature gate DRADeviceTaints to false, feature is locked to true, "
+                                 "cannot set feature gate DRADeviceTaintRules to false, feature is locked to true]");
+    dra_err_free(e);
+    e = dra_features_parse(&f, "DRAAdminAccess=false,DRANope=true,DRAPrioritizedList=false");
+    CHECK_STR(e ? e->msg : NULL, "[cannot set feature gate DRAAdminAccess to false, feature is locked to true, "
+                                 "unrecognized feature gate: DRANope]");
+    dra_err_free(e);
+    /* the last value of a gate given twice */
+    CHECK(dra_features_parse(&f, "DRAAdminAccess=false,DRAAdminAccess=true") == NULL);
+    /* a gate given wins over AllAlpha, before or after it */
+    CHECK(dra_features_parse(&f, "DRAListTypeAttributes=false,AllAlpha=true,DRADerivedAttributes=false") == NULL);
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DERIVED_ATTRIBUTES));
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES));
+    /* only an empty item is skipped */
+    e = dra_features_parse(&f, "DRAAdminAccess=true, ");
+    CHECK_STR(e ? e->msg : NULL, "missing bool value for ");
+    dra_err_free(e);
+}
+
 /* Each release's table, kube_features.go at v1.36.3, v1.37.2, v1.38.0-beta.0. */
 UNIT_TEST(releases)
 {

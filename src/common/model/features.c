@@ -325,23 +325,6 @@ static char *trim(char *s)
     return s;
 }
 
-static dra_err *apply_one(dra_features *f, const char *key, bool on)
-{
-    if (strcmp(key, "AllAlpha") == 0 || strcmp(key, "AllBeta") == 0) {
-        dra_feature_stage stage = key[3] == 'A' ? DRA_STAGE_ALPHA : DRA_STAGE_BETA;
-        for (int i = 0; i < DRA_FEATURE_COUNT; i++) {
-            const dra_gate_spec *g = spec(f, (dra_feature)i);
-            if (g->known && g->stage == stage && !g->locked)
-                f->on[i] = on;
-        }
-        return NULL;
-    }
-    dra_feature id;
-    if (!dra_feature_lookup(key, &id))
-        return dra_err_new(DRA_EXIT_INPUT, "unrecognized feature gate: %s", key);
-    return dra_features_set(f, id, on);
-}
-
 /* The gates that are on with a dependency off, as unsafeSetFromMap says
  * it: one error alone, several as utilerrors.NewAggregate prints them. */
 static dra_err *check_dependencies(const dra_features *f)
@@ -366,39 +349,104 @@ static dra_err *check_dependencies(const dra_features *f)
     return e;
 }
 
-dra_err *dra_features_parse(dra_features *f, const char *spec)
+/* One gate of the list: the last value given for its key, at the place
+ * of the first (Set reads the list into a map). */
+typedef struct gate_item {
+    const char *key;
+    bool on;
+} gate_item;
+
+/* Set's reading of the list "key=value,...": strings.Split, empty items
+ * skipped, spaces around keys and values trimmed, values as
+ * strconv.ParseBool.  Fills items (as many as the list has items at
+ * most); the keys point into copy. */
+static dra_err *read_gates(char *copy, gate_item *items, size_t *n)
 {
-    dra_features work = *f;
-    char *copy = dra_xstrdup(spec ? spec : "");
-    dra_err *err = NULL;
     char *save = NULL;
-    /* Like strings.Split(value, ","): empty items are skipped. */
-    for (char *item = strtok_r(copy, ",", &save); item && !err; item = strtok_r(NULL, ",", &save)) {
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
-        if (!eq) {
-            char *k = trim(item);
-            if (*k == '\0')
-                continue;
-            err = dra_err_new(DRA_EXIT_INPUT, "missing bool value for %s", k);
-            break;
-        }
+        if (!eq)
+            return dra_err_new(DRA_EXIT_INPUT, "missing bool value for %s", trim(item));
         *eq = '\0';
         char *k = trim(item);
         char *v = trim(eq + 1);
         bool on;
-        if (!parse_bool(v, &on)) {
-            err =
-                dra_err_new(DRA_EXIT_INPUT,
-                            "invalid value of %s=%s, err: strconv.ParseBool: parsing \"%s\": invalid syntax", k, v, v);
+        if (!parse_bool(v, &on))
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "invalid value of %s=%s, err: strconv.ParseBool: parsing \"%s\": invalid syntax", k, v,
+                               v);
+        size_t i = 0;
+        while (i < *n && strcmp(items[i].key, k) != 0)
+            i++;
+        if (i == *n)
+            items[(*n)++].key = k;
+        items[i].on = on;
+    }
+    return NULL;
+}
+
+/* unsafeSetFromMap over the gates read: each locked gate set otherwise is
+ * an error, the first unknown one ends the walk (its error last), the
+ * errors as utilerrors.NewAggregate prints them ("[e1, e2]" for several).
+ * AllAlpha/AllBeta set the gates of their stage not given in the list,
+ * so a gate given wins wherever it stands (setUnsetAlphaGates).  Upstream
+ * walks a Go map, in random order; this walk is the list's order. */
+static dra_err *apply_gates(dra_features *f, const gate_item *items, size_t n)
+{
+    bool given[DRA_FEATURE_COUNT] = {false};
+    dra_buf errs = DRA_BUF_INIT;
+    int nerr = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = items[i].key;
+        if (strcmp(k, "AllAlpha") == 0 || strcmp(k, "AllBeta") == 0)
+            continue;
+        dra_feature id;
+        if (!dra_feature_lookup(k, &id) || !spec(f, id)->known) {
+            dra_buf_printf(&errs, "%sunrecognized feature gate: %s", nerr++ ? ", " : "", k);
             break;
         }
-        err = apply_one(&work, k, on);
+        dra_err *e = dra_features_set(f, id, items[i].on);
+        if (e) {
+            dra_buf_printf(&errs, "%s%s", nerr++ ? ", " : "", e->msg);
+            dra_err_free(e);
+            continue;
+        }
+        given[id] = true;
     }
-    free(copy);
+    for (size_t i = 0; i < n && nerr == 0; i++) {
+        const char *k = items[i].key;
+        if (strcmp(k, "AllAlpha") != 0 && strcmp(k, "AllBeta") != 0)
+            continue;
+        dra_feature_stage stage = k[3] == 'A' ? DRA_STAGE_ALPHA : DRA_STAGE_BETA;
+        for (int g = 0; g < DRA_FEATURE_COUNT; g++) {
+            const dra_gate_spec *gs = spec(f, (dra_feature)g);
+            if (gs->known && gs->stage == stage && !gs->locked && !given[g])
+                f->on[g] = items[i].on;
+        }
+    }
+    dra_err *e = nerr == 0 ? NULL : dra_err_new(DRA_EXIT_INPUT, nerr == 1 ? "%s" : "[%s]", dra_buf_str(&errs));
+    dra_buf_free(&errs);
+    return e;
+}
+
+dra_err *dra_features_parse(dra_features *f, const char *spec_text)
+{
+    char *copy = dra_xstrdup(spec_text ? spec_text : "");
+    size_t max = 1;
+    for (const char *p = copy; *p; p++)
+        max += *p == ',';
+    gate_item *items = dra_xcalloc(max, sizeof *items);
+    size_t n = 0;
+    dra_features work = *f;
+    dra_err *err = read_gates(copy, items, &n);
+    if (!err)
+        err = apply_gates(&work, items, n);
     if (!err)
         err = check_dependencies(&work);
     if (!err)
         *f = work;
+    free(items);
+    free(copy);
     return err;
 }
 

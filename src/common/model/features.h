@@ -118,15 +118,19 @@ const char *dra_release_setting(const char *flag, bool *from_env);
 
 /* Apply a --feature-gates value over f's release's table: "A=true,B=false"
  * (spaces around names and values are ignored; values as Go's
- * strconv.ParseBool; AllAlpha=/AllBeta= set every unlocked gate of that
- * stage the release has).  Errors, upstream's texts:
+ * strconv.ParseBool; a gate given twice takes its last value;
+ * AllAlpha=/AllBeta= set every unlocked gate of that stage the release has
+ * that the list does not name).  Errors, upstream's texts:
  *   "unrecognized feature gate: X" (also a gate the release does not have)
  *   "missing bool value for X"
  *   "invalid value of X=v, err: strconv.ParseBool: parsing \"v\": invalid syntax"
  *   "cannot set feature gate X to false, feature is locked to true"
  *   "X is enabled, but depends on features that are disabled: [Y]" (the
- *   dependencies of kube_features.go; several such errors as "[e1, e2]")
- * On error f is unchanged.  Input errors (DRA_EXIT_INPUT). */
+ *   dependencies of kube_features.go)
+ * Every locked gate is named, up to the first unknown one, in the list's
+ * order (upstream's is a Go map's, random); several errors read "[e1, e2]"
+ * (utilerrors.NewAggregate).  On error f is unchanged.  Input errors
+ * (DRA_EXIT_INPUT). */
 DRA_MUST_USE dra_err *dra_features_parse(dra_features *f, const char *spec);
 
 /* Set one gate; fails like dra_features_parse for a locked gate or one
