@@ -221,8 +221,35 @@ func normalize(text string) string {
 	if i := strings.Index(text, ", first defined at "); i >= 0 && strings.Contains(text[:i], "duplicate object ") {
 		return text[:i]
 	}
-	return generatedRe.ReplaceAllString(text, "${1}*****${2}")
+	return sortedGateErrors(generatedRe.ReplaceAllString(text, "${1}*****${2}"))
 }
+
+// sortedGateErrors: a --feature-gates list refused with several errors,
+// "[e1, e2]" as utilerrors.NewAggregate prints them, in sorted order.
+// Upstream's order is a Go map's, random: unsafeSetFromMap ranges over the
+// gates given, and the dependency check over a map too (k8s.io/component-base
+// featuregate/feature_gate.go); dra-slice names them in the list's order.
+func sortedGateErrors(text string) string {
+	if !strings.HasPrefix(text, "[") || !strings.HasSuffix(text, "]") {
+		return text
+	}
+	var msgs []string
+	for _, p := range strings.Split(text[1:len(text)-1], ", ") {
+		if len(msgs) > 0 && !gateErrorRe.MatchString(p) { // an error's own ", "
+			msgs[len(msgs)-1] += ", " + p
+			continue
+		}
+		msgs = append(msgs, p)
+	}
+	if !gateErrorRe.MatchString(msgs[0]) {
+		return text
+	}
+	sort.Strings(msgs)
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// gateErrorRe: how each error of featuregate's Set begins.
+var gateErrorRe = regexp.MustCompile(`^(cannot set feature gate |unrecognized feature gate: |[A-Za-z0-9]+ is enabled$)`)
 
 // generatedRe: the name the API server generated for an object with only
 // generateName (named "prefix*"), in a problem of metadata.name.  Its last
