@@ -72,3 +72,15 @@ DNS='a lowercase RFC 1123 subdomain must consist of lower case alphanumeric char
     [[ $stderr == *'spec.devices[0].taints: Too many: 17: must have at most 16 items'* ]]
     [[ $stderr == *'spec.devices[0].basic.taints[0].effect: Required value'* ]]
 }
+
+@test "--feature-gates names every locked gate, in the list's order, as one error" {
+    validates $'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: a}' \
+        --kubernetes-version 1.38 --feature-gates DRADeviceTaints=false,DRADeviceTaintRules=false
+    assert_failure 2
+    assert_equal "$stderr" 'dra-slice: [cannot set feature gate DRADeviceTaints to false, feature is locked to true, cannot set feature gate DRADeviceTaintRules to false, feature is locked to true]'
+    # a gate named wins over AllAlpha wherever it stands
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"a.b","pool":{"name":"p","resourceSliceCount":1},"allNodes":true,"devices":[{"name":"d","attributes":{"l":{"ints":[1]}}}]}}' \
+        --feature-gates DRAListTypeAttributes=false,AllAlpha=true
+    assert_failure 2
+    [[ $stderr == *'list value ints dropped: the DRAListTypeAttributes feature gate is disabled'* ]]
+}
