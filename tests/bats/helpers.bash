@@ -22,3 +22,14 @@ watch_backoff() {
     DRA_REAL_BIN=$real DRA_BIN=$BATS_TEST_TMPDIR/watch-bin
     export DRA_BIN DRA_REAL_BIN
 }
+
+# validates TEXT [OPTION...]: dra-slice validate (with the options) of a
+# file holding TEXT (named doc.json, or doc.yaml when TEXT is not JSON),
+# its status and standard error
+validates() {
+    local f="$BATS_TEST_TMPDIR/doc.json"
+    [[ $1 == '{'* || $1 == '['* ]] || f="$BATS_TEST_TMPDIR/doc.yaml"
+    printf '%s\n' "$1" >"$f"
+    shift
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$@" "$f"
+}

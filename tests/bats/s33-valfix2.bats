@@ -4,15 +4,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-# validates JSON [OPTION...]: dra-slice validate (with the options) of a
-# one-line document, its status and standard error
-validates() {
-    local f="$BATS_TEST_TMPDIR/doc.json"
-    printf '%s\n' "$1" >"$f"
-    shift
-    run --separate-stderr "$DRA_BIN/dra-slice" validate "$@" "$f"
-}
-
 @test "generateName is checked as a name prefix, beside the name, but not a DeviceClass's" {
     validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns","generateName":"2Ei"}}'
     assert_failure 2

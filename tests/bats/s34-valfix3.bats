@@ -5,17 +5,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-# validates TEXT [OPTION...]: dra-slice validate (with the options) of a
-# file holding TEXT (named doc.json, or doc.yaml when TEXT is not JSON),
-# its status and standard error
-validates() {
-    local f="$BATS_TEST_TMPDIR/doc.json"
-    [[ $1 == '{'* || $1 == '['* ]] || f="$BATS_TEST_TMPDIR/doc.yaml"
-    printf '%s\n' "$1" >"$f"
-    shift
-    run --separate-stderr "$DRA_BIN/dra-slice" validate "$@" "$f"
-}
-
 @test "a JSON number beyond int64 or double refuses its object only, as Go's json.Number does" {
     local ok='{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"ok"}}'
     validates "$ok"$'\n''{"apiVersion":1e400,"kind":"DeviceClass","metadata":{"name":"a"}}'$'\n'"$ok"

@@ -4,17 +4,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-# validates TEXT [OPTION...]: dra-slice validate (with the options) of a
-# file holding TEXT (doc.json, or doc.yaml when TEXT is not JSON), its
-# status and standard error
-validates() {
-    local f="$BATS_TEST_TMPDIR/doc.json"
-    [[ $1 == '{'* || $1 == '['* ]] || f="$BATS_TEST_TMPDIR/doc.yaml"
-    printf '%s\n' "$1" >"$f"
-    shift
-    run --separate-stderr "$DRA_BIN/dra-slice" validate "$@" "$f"
-}
-
 DNS='a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters'
 
 @test "generateName only: the name the server generates is validated, its 5 random characters shown as *****" {
