@@ -73,3 +73,17 @@ DNS='a lowercase RFC 1123 subdomain must consist of lower case alphanumeric char
     assert_failure 2
     [[ $stderr == *'list value ints dropped: the DRAListTypeAttributes feature gate is disabled'* ]]
 }
+
+@test "a shareID under 1.36 is checked by validateUID, in google/uuid's words" {
+    local claim='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"default"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"x"}}]}},"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"d.example.com","pool":"p","device":"d","shareID":"@UID@"}]}}}}'
+    validates "${claim/@UID@/also-bad}" --kubernetes-version 1.36
+    assert_failure 2
+    [[ $stderr == *'results[0].shareID: Invalid value: "also-bad": error validating uid: invalid UUID length: 8'* ]]
+    validates "${claim/@UID@/urx:uuid:123e4567-e89b-12d3-a456-426614174000}" --kubernetes-version 1.36
+    [[ $stderr == *'error validating uid: invalid urn prefix: "urx:uuid:"'* ]]
+    validates "${claim/@UID@/123E4567-E89B-12D3-A456-426614174000}" --kubernetes-version 1.36
+    [[ $stderr == *'uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal characters'* ]]
+    # from 1.37 on, the declarative k8s-uuid format
+    validates "${claim/@UID@/also-bad}"
+    [[ $stderr == *'shareID: Invalid value: "also-bad": must be a lowercase UUID in 8-4-4-4-12 format'* ]]
+}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "validate_common.h"
 
@@ -412,6 +413,69 @@ void dra_v_claim_spec(vctx *v, const json_t *spec)
 
 /* ---- status ---- */
 
+static bool hex2(const char *p)
+{
+    return strchr("0123456789abcdefABCDEF", p[0]) && p[0] && strchr("0123456789abcdefABCDEF", p[1]) && p[1];
+}
+
+/* A shareID through 1.36: validation.go's validateUID (k8s.io/kubernetes
+ * v1.36.3 pkg/apis/resource/validation), google/uuid v1.6.0's Validate
+ * then the normalized form; from 1.37 on the declarative k8s-uuid format
+ * (dra_check_uuid). */
+static void check_uid_136(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    char why[64] = "";
+    const char *u = s;
+    size_t ulen = len;
+    if (len == 45) {
+        if (strncasecmp(s, "urn:uuid:", 9) != 0) {
+            dra_buf q = DRA_BUF_INIT;
+            dra_buf_puts(&q, "error validating uid: invalid urn prefix: ");
+            dra_go_quote_echo(&q, s, 9);
+            dra_ferr_invalid_str(l, field, s, len, dra_buf_str(&q));
+            dra_buf_free(&q);
+            return;
+        }
+        u += 9, ulen = 36;
+    } else if (len == 38) {
+        if (s[0] != '{' || s[37] != '}')
+            snprintf(why, sizeof why, "invalid bracketed UUID format");
+        u += 1, ulen = 36;
+    } else if (len == 32) {
+        for (size_t i = 0; i < 32 && !*why; i += 2)
+            if (!hex2(s + i))
+                snprintf(why, sizeof why, "invalid UUID format");
+    } else if (len != 36) {
+        snprintf(why, sizeof why, "invalid UUID length: %zu", len);
+    }
+    if (!*why && ulen == 36) {
+        bool ok = u[8] == '-' && u[13] == '-' && u[18] == '-' && u[23] == '-';
+        static const int at[] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+        for (size_t i = 0; ok && i < sizeof at / sizeof *at; i++)
+            ok = hex2(u + at[i]);
+        if (!ok)
+            snprintf(why, sizeof why, "invalid UUID format");
+    }
+    if (*why) {
+        char *msg = dra_xasprintf("error validating uid: %s", why);
+        dra_ferr_invalid_str(l, field, s, len, msg);
+        free(msg);
+        return;
+    }
+    bool lower = len == 36;
+    for (size_t i = 0; lower && i < len; i++)
+        lower = !(s[i] >= 'A' && s[i] <= 'Z');
+    if (!lower)
+        dra_ferr_invalid_str(l, field, s, len,
+                             "uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with "
+                             "lowercase hexadecimal characters");
+}
+
+static vcheck_fn share_id_check(vctx *v)
+{
+    return dra_vrelease(v) <= DRA_RELEASE_1_36 ? check_uid_136 : dra_check_uuid;
+}
+
 static void v_result(vctx *v, const json_t *r, const json_t *requests)
 {
     if (!dra_vis_obj(v, r))
@@ -433,7 +497,7 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
             V_INDEX(v, i) dra_v_toleration(v, json_array_get(tols, i));
     }
     if (dra_vstr(v, r, "shareID", &s, &len))
-        V_CHILD(v, "shareID") dra_vcheck(v, dra_check_uuid, s, len);
+        V_CHILD(v, "shareID") dra_vcheck(v, share_id_check(v), s, len);
     bool admin;
     dra_vbool(v, r, "adminAccess", &admin);
     dra_v_skip_node_operations(v, r);
@@ -558,7 +622,7 @@ static void v_device_status(vctx *v, const json_t *d, const json_t *results)
     size_t len = 0;
     dra_v_device_id(v, d);
     if (dra_vstr(v, d, "shareID", &s, &len))
-        V_CHILD(v, "shareID") dra_vcheck(v, dra_check_uuid, s, len);
+        V_CHILD(v, "shareID") dra_vcheck(v, share_id_check(v), s, len);
     bool allocated = false;
     for (size_t i = 0; i < alen(results) && !allocated; i++)
         allocated = same_device(json_array_get(results, i), d);
