@@ -87,3 +87,19 @@ DNS='a lowercase RFC 1123 subdomain must consist of lower case alphanumeric char
     validates "${claim/@UID@/also-bad}"
     [[ $stderr == *'shareID: Invalid value: "also-bad": must be a lowercase UUID in 8-4-4-4-12 format'* ]]
 }
+
+@test "a device status under 1.36: a repeat is its SharedDeviceID, conditions as 1.36's ValidateConditions" {
+    local c='{"type":"Ready","status":"True","lastTransitionTime":"2026-01-01T00:00:00Z","reason":"R","message":""}'
+    local claim='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"default"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"x"}}]}},"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"d.example.com","pool":"p","device":"d"}]}},"devices":[{"driver":"d.example.com","pool":"p","device":"d","conditions":['"$c,${c/\"status\":\"True\"/\"status\":\"\"},${c/\"Ready\"/\"\"}"']},{"driver":"d.example.com","pool":"p","device":"d"}]}}'
+    validates "$claim" --kubernetes-version 1.36
+    assert_failure 2
+    [[ $stderr == *'status.devices[1]: Duplicate value: {"Driver":"d.example.com","Pool":"p","Device":"d","ShareID":""}'* ]]
+    [[ $stderr == *'status.devices[0].conditions[1].type: Duplicate value: "Ready"'* ]]
+    [[ $stderr == *'status.devices[0].conditions[1].status: Unsupported value: "": supported values: "False", "True", "Unknown"'* ]]
+    [[ $stderr == *'status.devices[0].conditions[2].type: Invalid value: "": name part must be non-empty'* ]]
+    # 1.37's words
+    validates "$claim"
+    [[ $stderr == *'status.devices[0].conditions[1]: Duplicate value: "Ready"'* ]]
+    [[ $stderr == *'status.devices[0].conditions[1].status: Required value'* ]]
+    [[ $stderr == *'status.devices[0].conditions[2].type: Required value: is required'* ]]
+}

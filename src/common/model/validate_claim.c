@@ -735,7 +735,13 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
             for (size_t i = 1; i < n; i++)
                 for (size_t j = 0; j < i; j++)
                     if (same_device(json_array_get(devices, i), json_array_get(devices, j))) {
-                        char *id = dra_v_go_json(json_array_get(devices, i), DRA_GO_ALLOCATED_DEVICE_STATUS);
+                        /* 1.36: validateSet's Duplicate of the key, the
+                         * SharedDeviceID (v1.36.3 validation.go); the
+                         * declarative uniqueness of 1.37 on reports the
+                         * whole item */
+                        char *id = dra_vrelease(v) == DRA_RELEASE_1_36
+                                       ? shared_device_id(json_array_get(devices, i))
+                                       : dra_v_go_json(json_array_get(devices, i), DRA_GO_ALLOCATED_DEVICE_STATUS);
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), id);
                         free(id);
                         break;

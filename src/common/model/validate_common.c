@@ -1141,6 +1141,10 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
      * v0.38.0-beta.0 resource/v1 types.go; k8s.io/apimachinery
      * pkg/apis/meta/v1/validation validation.go, zz_generated.validations.go) */
     bool v138 = dra_vrelease(v) >= DRA_RELEASE_1_38;
+    /* 1.36's ValidateConditions: a repeated type at .type, the type as a
+     * label name even when empty, an empty status unsupported
+     * (k8s.io/apimachinery v0.36.3 pkg/apis/meta/v1/validation) */
+    bool v136 = dra_vrelease(v) <= DRA_RELEASE_1_36;
     const json_t *conds;
     if (!dra_varr(v, parent, key, &conds))
         return;
@@ -1166,6 +1170,8 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                             char *r = dra_v_go_json(c, DRA_GO_CONDITION);
                             dra_ferr_duplicate_raw(&v->errs, VP(v), r);
                             free(r);
+                        } else if (v136) {
+                            V_CHILD(v, "type") dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
                         } else {
                             dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
                         }
@@ -1174,7 +1180,7 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                 }
                 V_CHILD(v, "type")
                 {
-                    if (len == 0)
+                    if (len == 0 && !v136)
                         dra_ferr_required(&v->errs, VP(v), v138 ? "" : "is required");
                     else
                         dra_vcheck(v, dra_check_label_name, s, len);
@@ -1182,7 +1188,7 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                 s = "";
                 len = 0;
                 dra_vstr(v, c, "status", &s, &len);
-                if (len == 0)
+                if (len == 0 && !v136)
                     V_CHILD(v, "status") dra_ferr_required(&v->errs, VP(v), "");
                 else if (!(len == 4 && memcmp(s, "True", 4) == 0) && !(len == 5 && memcmp(s, "False", 5) == 0) &&
                          !(len == 7 && memcmp(s, "Unknown", 7) == 0))
