@@ -42,9 +42,8 @@ DNS='a lowercase RFC 1123 subdomain must consist of lower case alphanumeric char
 }
 
 @test "a device's taints beyond the 16 allowed: Too many, and each taint's effect still checked" {
-    local t='{"key":"k"}' taints i
-    taints=$t
-    for i in {1..16}; do taints+=",$t"; done
+    local t='{"key":"k"}' taints
+    taints=$t$(printf ",$t%.0s" {1..16})
     validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"a.b","pool":{"name":"p","resourceSliceCount":1},"allNodes":true,"devices":[{"name":"d","taints":['"$taints"',{"key":"_","effect":"Sometimes"}]}]}}'
     assert_failure 2
     [[ $stderr == *'ResourceSlice/s: spec.devices[0].taints: Too many: 18: must have at most 16 items'* ]]
