@@ -133,6 +133,14 @@ func (r *runner) runSplit(bin, prog string, files []string, gates string) map[st
 	if ok {
 		return m
 	}
+	if gateError(out, prog) {
+		// refused before any file was read: each file alone gets the same
+		m = map[string]string{}
+		for _, f := range files {
+			m[f] = out
+		}
+		return m
+	}
 	r.mu.Lock()
 	r.nsplit++
 	r.mu.Unlock()
@@ -141,6 +149,26 @@ func (r *runner) runSplit(bin, prog string, files []string, gates string) map[st
 		m[f] = r.runSplit(bin, prog, []string{f}, gates)[f]
 	}
 	return m
+}
+
+// gateError: whether a tool's output, but for its notes, is its refusal
+// of the --feature-gates list (one line: featuregate's Set's errors,
+// alone or "[e1, e2]"), which names no file.
+func gateError(out, prog string) bool {
+	n := 0
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		rest, ok := strings.CutPrefix(l, prog+": ")
+		switch {
+		case !ok:
+			return false
+		case verboseNoteRe.MatchString(rest):
+		case gateErrorRe.MatchString(strings.TrimPrefix(rest, "[")):
+			n++
+		default:
+			return false
+		}
+	}
+	return n == 1
 }
 
 // runFiles runs both tools over files, each tool's output split by file.
