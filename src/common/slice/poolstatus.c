@@ -443,50 +443,53 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
     return st;
 }
 
-json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const json_t *request,
-                           const dra_features *features, int64_t now)
+/* A slice of the request's driver (and pool, when it names one): its pool
+ * object and name; NULL for any other. */
+static const json_t *slice_pool(const json_t *ss, const char *driver, const char *filter, const char **pool)
 {
-    const json_t *spec = json_object_get(request, "spec");
-    const char *driver = dra_jfield_str(spec, "driver") ? dra_jfield_str(spec, "driver") : "";
-    const char *filter = dra_jfield_str(spec, "poolName");
-    const char *default_attr = dra_jfield_str(spec, "defaultPartitionTypeAttribute");
-    if (filter && !*filter)
-        filter = NULL;
-    if (default_attr && !*default_attr)
-        default_attr = NULL;
-    int64_t limit = DRA_POOL_STATUS_LIMIT_DEFAULT;
-    if (json_is_integer(json_object_get(spec, "limit")))
-        limit = json_integer_value(json_object_get(spec, "limit"));
-    const dra_model_list *sl = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
-    const dra_model_list *rules = dra_feature_enabled(features, DRA_FEATURE_DEVICE_TAINT_RULES)
-                                      ? dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE)
-                                      : NULL;
-    pinfo *pools = dra_xcalloc(sl->n + 1, sizeof *pools);
+    const json_t *pj = json_object_get(ss, "pool");
+    const char *d = dra_jfield_str(ss, "driver"), *p = dra_jfield_str(pj, "name");
+    if (!d || !p || strcmp(d, driver) != 0 || (filter && strcmp(p, filter) != 0))
+        return NULL;
+    *pool = p;
+    return pj;
+}
+
+/* Pass 1: the pools of the driver's slices (filter: only that pool) and
+ * the newest generation of each; index maps a pool name to its place. */
+static size_t newest_generations(const dra_model_list *sl, const char *driver, const char *filter, pinfo *pools,
+                                 dra_strmap *index)
+{
     size_t np = 0;
-    dra_strmap index = {0}; /* pool name -> index in pools */
-    /* pass 1: the newest generation per pool */
     for (size_t i = 0; i < sl->n; i++) {
         const json_t *ss = json_object_get(sl->v[i]->json, "spec");
-        const json_t *pj = json_object_get(ss, "pool");
-        const char *d = dra_jfield_str(ss, "driver"), *p = dra_jfield_str(pj, "name");
-        if (!d || !p || strcmp(d, driver) != 0 || (filter && strcmp(p, filter) != 0))
+        const char *p;
+        const json_t *pj = slice_pool(ss, driver, filter, &p);
+        if (!pj)
             continue;
         int64_t gen = json_integer_value(json_object_get(pj, "generation"));
         intptr_t k;
-        if (!dra_strmap_get(&index, p, strlen(p), &k)) {
-            dra_strmap_put(&index, p, strlen(p), (intptr_t)np);
-            pools[np++] = (pinfo){.driver = d, .pool = p, .generation = gen};
+        if (!dra_strmap_get(index, p, strlen(p), &k)) {
+            dra_strmap_put(index, p, strlen(p), (intptr_t)np);
+            pools[np++] = (pinfo){.driver = dra_jfield_str(ss, "driver"), .pool = p, .generation = gen};
         } else if (gen > pools[k].generation) {
             pools[k].generation = gen;
         }
     }
-    /* pass 2: the slices of that generation, their devices and counter sets */
+    return np;
+}
+
+/* Pass 2: the slices of each pool's newest generation, their devices and
+ * counter sets. */
+static void gather_slices(const dra_model_list *sl, const char *driver, const dra_model_list *rules, pinfo *pools,
+                          const dra_strmap *index)
+{
     for (size_t i = 0; i < sl->n; i++) {
         const json_t *ss = json_object_get(sl->v[i]->json, "spec");
-        const json_t *pj = json_object_get(ss, "pool");
-        const char *d = dra_jfield_str(ss, "driver"), *p = dra_jfield_str(pj, "name");
+        const char *p;
+        const json_t *pj = slice_pool(ss, driver, NULL, &p);
         intptr_t k;
-        if (!d || !p || strcmp(d, driver) != 0 || !dra_strmap_get(&index, p, strlen(p), &k))
+        if (!pj || !dra_strmap_get(index, p, strlen(p), &k))
             continue;
         pinfo *x = &pools[k];
         if (json_integer_value(json_object_get(pj, "generation")) < x->generation)
@@ -511,75 +514,82 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
         const json_t *dev;
         json_array_foreach(json_object_get(ss, "devices"), j, dev) {
             x->total++;
-            if (device_unavailable(d, p, dev, rules))
+            if (device_unavailable(x->driver, p, dev, rules))
                 x->unavailable++;
             x->devs = dra_xgrow(x->devs, x->ndev, sizeof *x->devs);
             x->devs[x->ndev++] = (pdev){dev, attr && *attr ? attr : NULL};
         }
     }
-    mark_in_use(claims, driver, pools, &index);
-    dra_strmap_free(&index);
-    dra_sort(pools, np, sizeof *pools, cmp_pool);
-    size_t shown = (int64_t)np > limit ? (size_t)(limit > 0 ? limit : 0) : np;
-    json_t *arr = json_array();
-    size_t incomplete = 0;
-    for (size_t i = 0; i < shown; i++) {
-        pinfo *x = &pools[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "driver", json_string(x->driver));
-        json_object_set_new(o, "poolName", json_string(x->pool));
-        if (x->node && *x->node && !x->node_mixed)
-            json_object_set_new(o, "nodeName", json_string(x->node));
-        json_object_set_new(o, "generation", json_integer(x->generation));
-        char *verr = NULL;
-        if (dra_pool_tally_short(&x->tally)) {
-            verr =
-                dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %zu/%lld slices at generation %lld",
-                              x->driver, x->pool, x->tally.n, (long long)x->tally.want, (long long)x->generation);
-        } else {
-            int64_t alloc = (int64_t)x->in_use.n;
-            int64_t avail = x->total - alloc - x->unavailable;
-            json_object_set_new(o, "resourceSliceCount", json_integer((json_int_t)x->tally.n));
-            json_object_set_new(o, "totalDevices", json_integer(x->total));
-            json_object_set_new(o, "allocatedDevices", json_integer(alloc));
-            json_object_set_new(o, "availableDevices", json_integer(avail > 0 ? avail : 0));
-            json_object_set_new(o, "unavailableDevices", json_integer(x->unavailable));
-            /* the views of 1.37; the counts above stay valid when a view fails */
-            /* grouped: some device has a grouping attribute, its slice's or,
-             * where no slice declares one, the request's for every device
-             * (upstream resolveDevicePartitions, computePoolViews) */
-            bool grouped = false;
-            for (size_t k = 0; k < x->ndev && !grouped; k++)
-                grouped = x->devs[k].attr != NULL;
-            if (!grouped && default_attr)
-                grouped = x->ndev > 0;
-            json_t *parts = NULL;
-            if (grouped && !x->nsets)
-                verr = dra_xasprintf("PartitionTypeMissing: pool %s/%s declares partitionTypeAttribute but publishes "
-                                     "no sharedCounters",
-                                     x->driver, x->pool);
-            else if (grouped)
-                parts = partition_summary(x, default_attr, &verr);
-            char *serr = NULL;
-            json_t *share = shareable_summary(x, &serr);
-            if (!verr)
-                verr = serr, serr = NULL;
-            free(serr);
-            if (parts && !verr && json_array_size(parts))
-                json_object_set(o, "partitionSummary", parts);
-            json_decref(parts);
-            if (share)
-                json_object_set_new(o, "shareableSummary", share);
-        }
-        if (verr) {
-            if (strlen(verr) > 256)
-                verr[256] = 0;
-            json_object_set_new(o, "validationError", json_string(verr));
-            incomplete++; /* upstream counts every pool with a validationError */
-            free(verr);
-        }
-        json_array_append_new(arr, o);
+}
+
+/* The views of 1.37 on a complete pool, set on o; the counts stay valid
+ * when a view fails.  Grouped: some device has a grouping attribute, its
+ * slice's or, where no slice declares one, the request's for every device
+ * (upstream resolveDevicePartitions, computePoolViews).  The first view's
+ * error in *verr (the caller frees it). */
+static void pool_views(const pinfo *x, const char *default_attr, json_t *o, char **verr)
+{
+    bool grouped = false;
+    for (size_t k = 0; k < x->ndev && !grouped; k++)
+        grouped = x->devs[k].attr != NULL;
+    if (!grouped && default_attr)
+        grouped = x->ndev > 0;
+    json_t *parts = NULL;
+    if (grouped && !x->nsets)
+        *verr = dra_xasprintf("PartitionTypeMissing: pool %s/%s declares partitionTypeAttribute but publishes "
+                              "no sharedCounters",
+                              x->driver, x->pool);
+    else if (grouped)
+        parts = partition_summary(x, default_attr, verr);
+    char *serr = NULL;
+    json_t *share = shareable_summary(x, &serr);
+    if (!*verr)
+        *verr = serr, serr = NULL;
+    free(serr);
+    if (parts && !*verr && json_array_size(parts))
+        json_object_set(o, "partitionSummary", parts);
+    json_decref(parts);
+    if (share)
+        json_object_set_new(o, "shareableSummary", share);
+}
+
+/* One pool of status.pools; *invalid when it carries a validationError. */
+static json_t *pool_entry(const pinfo *x, const char *default_attr, bool *invalid)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "driver", json_string(x->driver));
+    json_object_set_new(o, "poolName", json_string(x->pool));
+    if (x->node && *x->node && !x->node_mixed)
+        json_object_set_new(o, "nodeName", json_string(x->node));
+    json_object_set_new(o, "generation", json_integer(x->generation));
+    char *verr = NULL;
+    if (dra_pool_tally_short(&x->tally)) {
+        verr = dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %zu/%lld slices at generation %lld",
+                             x->driver, x->pool, x->tally.n, (long long)x->tally.want, (long long)x->generation);
+    } else {
+        int64_t alloc = (int64_t)x->in_use.n;
+        int64_t avail = x->total - alloc - x->unavailable;
+        json_object_set_new(o, "resourceSliceCount", json_integer((json_int_t)x->tally.n));
+        json_object_set_new(o, "totalDevices", json_integer(x->total));
+        json_object_set_new(o, "allocatedDevices", json_integer(alloc));
+        json_object_set_new(o, "availableDevices", json_integer(avail > 0 ? avail : 0));
+        json_object_set_new(o, "unavailableDevices", json_integer(x->unavailable));
+        pool_views(x, default_attr, o, &verr);
     }
+    *invalid = verr != NULL;
+    if (verr) {
+        if (strlen(verr) > 256)
+            verr[256] = 0;
+        json_object_set_new(o, "validationError", json_string(verr));
+        free(verr);
+    }
+    return o;
+}
+
+/* The status: np pools found, the first shown of them in arr (taken),
+ * incomplete of those with a validationError (upstream counts each). */
+static json_t *status_of(size_t np, size_t shown, size_t incomplete, json_t *arr, int64_t now)
+{
     char *msg = incomplete ? dra_xasprintf("Calculated status for %zu pools (%zu incomplete)", shown, incomplete)
                            : dra_xasprintf("Calculated status for %zu pools", shown);
     char *when = dra_time_format((dra_time){now, 0});
@@ -594,6 +604,43 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
                                   when, "reason", "CalculationComplete", "message", msg));
     free(when);
     free(msg);
+    return status;
+}
+
+json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const json_t *request,
+                           const dra_features *features, int64_t now)
+{
+    const json_t *spec = json_object_get(request, "spec");
+    const char *driver = dra_jfield_str(spec, "driver") ? dra_jfield_str(spec, "driver") : "";
+    const char *filter = dra_jfield_str(spec, "poolName");
+    const char *default_attr = dra_jfield_str(spec, "defaultPartitionTypeAttribute");
+    if (filter && !*filter)
+        filter = NULL;
+    if (default_attr && !*default_attr)
+        default_attr = NULL;
+    int64_t limit = DRA_POOL_STATUS_LIMIT_DEFAULT;
+    if (json_is_integer(json_object_get(spec, "limit")))
+        limit = json_integer_value(json_object_get(spec, "limit"));
+    const dra_model_list *sl = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
+    const dra_model_list *rules = dra_feature_enabled(features, DRA_FEATURE_DEVICE_TAINT_RULES)
+                                      ? dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE)
+                                      : NULL;
+    pinfo *pools = dra_xcalloc(sl->n + 1, sizeof *pools);
+    dra_strmap index = {0}; /* pool name -> index in pools */
+    size_t np = newest_generations(sl, driver, filter, pools, &index);
+    gather_slices(sl, driver, rules, pools, &index);
+    mark_in_use(claims, driver, pools, &index);
+    dra_strmap_free(&index);
+    dra_sort(pools, np, sizeof *pools, cmp_pool);
+    size_t shown = (int64_t)np > limit ? (size_t)(limit > 0 ? limit : 0) : np;
+    json_t *arr = json_array();
+    size_t incomplete = 0;
+    for (size_t i = 0; i < shown; i++) {
+        bool invalid;
+        json_array_append_new(arr, pool_entry(&pools[i], default_attr, &invalid));
+        incomplete += invalid;
+    }
+    json_t *status = status_of(np, shown, incomplete, arr, now);
     for (size_t i = 0; i < np; i++) {
         free(pools[i].devs);
         free(pools[i].sets);
