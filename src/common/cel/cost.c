@@ -354,6 +354,197 @@ static bool is_one_of(const char *f, const char *const *names, size_t n)
                                     sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 /* clang-format on */
 
+/* A call the Kubernetes estimator prices: overload o of call n (argv[0] is
+ * the target of a member call; sizes are the argument size estimates,
+ * args those of the arguments besides the target). */
+typedef struct {
+    coster *c;
+    const cel_node *n;
+    const cel_overload *o;
+    const cel_node *const *argv;
+    const est *sizes, *args;
+    size_t k, nargs;
+    bool member;
+} k8s_call;
+
+/* common.StringTraversalCostFactor */
+static const double K8S_TRAVERSAL = 0.1;
+
+/* library/cost.go: isSorted, sum, max, min, indexOf, lastIndexOf, includes
+ * (member calls): one comparison an element, a string's its traversal. */
+static bool k8s_list_cost(const k8s_call *x, est *out)
+{
+    if (!x->member)
+        return false;
+    const cel_type *tt = x->argv[0]->type;
+    if (tt && (tt->kind == CEL_T_LIST || tt->kind == CEL_T_MAP) && tt->nparams > 0) {
+        est el = {1, 1};
+        const cel_type *et = tt->params[0];
+        if (et && (et->kind == CEL_T_STRING || et->kind == CEL_T_BYTES))
+            el = add(el, by_factor(size_of_path(x->c, x->argv[0], "@items"), K8S_TRAVERSAL));
+        *out = mul(x->sizes[0], el);
+    } else if (!strcmp(x->o->function, "includes")) {
+        *out = x->sizes[0]; /* a dyn target may be a list: n comparisons of cost 1 */
+    } else {
+        *out = by_factor(x->sizes[0], K8S_TRAVERSAL);
+    }
+    return true;
+}
+
+/* library/cost.go: the parsers and format checks (url, cidr, isIP,
+ * isCIDR, quantity, isQuantity, semver, isSemver, ip.isCanonical, validate):
+ * one traversal of the argument. */
+static bool k8s_parse_cost(const k8s_call *x, est *out)
+{
+    const char *f = x->o->function;
+    if (x->nargs < 1 || (!strcmp(f, "url") && x->nargs != 1))
+        return false;
+    const est a = x->args[0];
+    if (!strcmp(f, "url")) {
+        *out = by_factor(a, K8S_TRAVERSAL);
+        set_size(x->c, x->n, a);
+    } else if (!strcmp(f, "ip.isCanonical")) {
+        *out = by_factor(a, 2 * K8S_TRAVERSAL);
+    } else if (!strcmp(f, "validate")) {
+        /* MaxNameFormatRegexSize (128) times RegexStringLengthCostFactor */
+        *out = by_factor(by_factor(a, K8S_TRAVERSAL), 128 * 0.25);
+    } else {
+        *out = by_factor(a, K8S_TRAVERSAL);
+    }
+    return true;
+}
+
+/* library/cost.go: equality of two operands of one Kubernetes type: O(1),
+ * a format at most MaxFormatSize (64) long, a URL as long as the longer
+ * literal. */
+static bool k8s_equals_cost(const k8s_call *x, est *out)
+{
+    if (x->k != 2 || !x->argv[0]->type || !x->argv[1]->type || !cel_type_equal(x->argv[0]->type, x->argv[1]->type))
+        return false;
+    const cel_type *t = x->argv[0]->type;
+    const char *name = t->name ? t->name : "";
+    if (t->kind != CEL_T_OPAQUE)
+        return false;
+    if (IS_ONE_OF(name, "net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver")) {
+        *out = (est){1, 1};
+        return true;
+    }
+    if (!strcmp(name, "kubernetes.NamedFormat")) {
+        *out = by_factor((est){1, 64}, K8S_TRAVERSAL);
+        return true;
+    }
+    if (!strcmp(name, "kubernetes.URL")) {
+        /* library/cost.go reads the right operand's computed size twice */
+        est size;
+        if (!compute_size(x->c, x->argv[1], &size))
+            size = (est){1, 1};
+        *out = by_factor((est){1, size.max}, K8S_TRAVERSAL);
+        return true;
+    }
+    return false;
+}
+
+/* library/cost.go: replace's result size, from the target's (sz) and the
+ * sizes of the string replaced (from) and its replacement (to). */
+static est k8s_replace_size(est sz, est from, est to)
+{
+    est count = {0, 0}, kept = {0, 0};
+    if (from.min == 0) {
+        count.max = sz.max < UINT64_MAX ? sz.max + 1 : sz.max;
+        kept.max = sz.max;
+    } else if (to.max <= from.min) {
+        kept.max = sz.max;
+    } else {
+        count.max = go_uint64(ceil((double)sz.max / (double)from.min));
+    }
+    if (from.max == 0) {
+        count.min = sz.min < UINT64_MAX ? sz.min + 1 : sz.min;
+        kept.min = sz.min;
+    } else if (from.max <= to.min) {
+        kept.min = sz.min;
+    } else {
+        count.min = go_uint64(ceil((double)sz.min / (double)from.max));
+    }
+    return add(mul(count, to), kept);
+}
+
+/* library/cost.go: the string functions of member calls (lowerAscii,
+ * upperAscii, substring, trim, replace, split, join, find, findAll), which
+ * size their results too. */
+static bool k8s_string_cost(const k8s_call *x, est *out)
+{
+    const char *f = x->o->function;
+    coster *c = x->c;
+    const est *sizes = x->sizes, *args = x->args;
+    if (!x->member)
+        return false;
+    if (IS_ONE_OF(f, "lowerAscii", "upperAscii", "substring", "trim")) {
+        *out = by_factor(sizes[0], K8S_TRAVERSAL);
+        set_size(c, x->n, sizes[0]);
+    } else if (!strcmp(f, "replace")) {
+        if (x->nargs < 2)
+            return false;
+        set_size(c, x->n, k8s_replace_size(sizes[0], args[0], args[1]));
+        *out = by_factor(sizes[0], 2 * K8S_TRAVERSAL);
+    } else if (!strcmp(f, "split")) {
+        uint64_t max = sizes[0].max;
+        const cel_node *lim = x->nargs > 1 ? x->argv[2] : NULL;
+        if (lim && lim->kind == CEL_NODE_CONST && lim->u.constant.kind == CEL_CONST_INT)
+            max = (uint64_t)lim->u.constant.v.i; /* uint64(i), a negative limit too */
+        set_size(c, x->n, (est){0, max});
+        *out = by_factor(sizes[0], 2 * K8S_TRAVERSAL);
+    } else if (!strcmp(f, "join")) {
+        est list = sizes[0], sz = {0, 0};
+        const cel_type *tt = x->argv[0]->type;
+        if (tt && tt->kind == CEL_T_LIST && tt->nparams > 0)
+            sz = mul(list, size_of_path(c, x->argv[0], "@items"));
+        if (x->nargs > 0) {
+            est seps = {list.min > 0 ? list.min - 1 : 0, list.max > 0 ? list.max - 1 : 0};
+            sz = add(sz, mul(args[0], seps));
+        }
+        set_size(c, x->n, sz);
+        *out = by_factor(sz, K8S_TRAVERSAL);
+    } else { /* find, findAll */
+        if (x->nargs < 1)
+            return false;
+        set_size(c, x->n, (est){0, sizes[0].max});
+        *out = mul(by_factor(add(sizes[0], (est){1, 1}), K8S_TRAVERSAL), by_factor(args[0], 0.25));
+    }
+    return true;
+}
+
+/* library/cost.go: ip(), cidr.ip(), containsIP and containsCIDR; the
+ * accessors of IPs, CIDRs and quantities cost 1. */
+static bool k8s_net_cost(const k8s_call *x, est *out)
+{
+    const char *f = x->o->function, *id = x->o->id;
+    const est one = {1, 1};
+    if (!strcmp(f, "ip")) {
+        if (!strcmp(id, "cidr_ip")) {
+            *out = one; /* cidr.ip(): a field access */
+            return true;
+        }
+        if (x->nargs < 1)
+            return false;
+        *out = by_factor(x->args[0], K8S_TRAVERSAL);
+        return true;
+    }
+    if (!strcmp(f, "containsIP") || !strcmp(f, "containsCIDR")) {
+        if (!x->member || x->nargs < 1)
+            return false;
+        est ipsz = {4, 16};
+        est r = by_factor(add(ipsz, ipsz), K8S_TRAVERSAL);
+        if (f[8] == 'C')
+            r = add(add(r, by_factor(ipsz, K8S_TRAVERSAL)), one);
+        if (!strcmp(id, "cidr_contains_ip_string") || !strcmp(id, "cidr_contains_cidr_string"))
+            r = add(r, by_factor(x->args[0], K8S_TRAVERSAL));
+        *out = r;
+        return true;
+    }
+    *out = one;
+    return true;
+}
+
 /* apiserver pkg/cel/library/cost.go EstimateCallCost for overload o of call
  * n (argv[0] is the target of a member call; sizes are the argument size
  * estimates).  False when the Kubernetes estimator has no rule (cel-go's
@@ -365,170 +556,21 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
 {
     const char *f = o->function;
     bool member = n->u.call.target != NULL;
-    size_t nargs = k - (member ? 1 : 0); /* arguments besides the target */
-    const est *args = sizes + (member ? 1 : 0);
-    const est one = {1, 1};
-    const double T = 0.1;
-    if (IS_ONE_OF(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes")) {
-        if (!member)
-            return false;
-        const cel_type *tt = argv[0]->type;
-        if (tt && (tt->kind == CEL_T_LIST || tt->kind == CEL_T_MAP) && tt->nparams > 0) {
-            est el = one;
-            const cel_type *et = tt->params[0];
-            if (et && (et->kind == CEL_T_STRING || et->kind == CEL_T_BYTES))
-                el = add(el, by_factor(size_of_path(c, argv[0], "@items"), T));
-            *out = mul(sizes[0], el);
-        } else if (!strcmp(f, "includes")) {
-            *out = sizes[0]; /* a dyn target may be a list: n comparisons of cost 1 */
-        } else {
-            *out = by_factor(sizes[0], T);
-        }
-        return true;
-    }
-    if (!strcmp(f, "url")) {
-        if (nargs != 1)
-            return false;
-        *out = by_factor(args[0], T);
-        set_size(c, n, args[0]);
-        return true;
-    }
-    if (IS_ONE_OF(f, "cidr", "isIP", "isCIDR", "quantity", "isQuantity", "semver", "isSemver")) {
-        if (nargs < 1)
-            return false;
-        *out = by_factor(args[0], T);
-        return true;
-    }
-    if (!strcmp(f, "ip.isCanonical")) {
-        if (nargs < 1)
-            return false;
-        *out = by_factor(args[0], 2 * T);
-        return true;
-    }
-    if (!strcmp(f, "validate")) {
-        /* MaxNameFormatRegexSize (128) times RegexStringLengthCostFactor */
-        if (nargs < 1)
-            return false;
-        *out = by_factor(by_factor(args[0], T), 128 * 0.25);
-        return true;
-    }
-    if (!strcmp(f, CEL_OP_EQUALS) && k == 2 && argv[0]->type && argv[1]->type &&
-        cel_type_equal(argv[0]->type, argv[1]->type)) {
-        /* equality of Kubernetes types: O(1), a format at most
-         * MaxFormatSize (64) long, a URL as long as the longer literal */
-        const cel_type *t = argv[0]->type;
-        const char *name = t->name ? t->name : "";
-        if (t->kind == CEL_T_OPAQUE &&
-            IS_ONE_OF(name, "net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver")) {
-            *out = one;
-            return true;
-        }
-        if (t->kind == CEL_T_OPAQUE && !strcmp(name, "kubernetes.NamedFormat")) {
-            *out = by_factor((est){1, 64}, T);
-            return true;
-        }
-        if (t->kind == CEL_T_OPAQUE && !strcmp(name, "kubernetes.URL")) {
-            /* library/cost.go reads the right operand's computed size twice */
-            est size;
-            if (!compute_size(c, argv[1], &size))
-                size = one;
-            *out = by_factor((est){1, size.max}, T);
-            return true;
-        }
-        return false;
-    }
-    if (IS_ONE_OF(f, "lowerAscii", "upperAscii", "substring", "trim")) {
-        if (!member)
-            return false;
-        *out = by_factor(sizes[0], T);
-        set_size(c, n, sizes[0]);
-        return true;
-    }
-    if (!strcmp(f, "replace")) {
-        if (!member || nargs < 2)
-            return false;
-        est sz = sizes[0], from = args[0], to = args[1], count = {0, 0}, kept = {0, 0};
-        if (from.min == 0) {
-            count.max = sz.max < UINT64_MAX ? sz.max + 1 : sz.max;
-            kept.max = sz.max;
-        } else if (to.max <= from.min) {
-            kept.max = sz.max;
-        } else {
-            count.max = go_uint64(ceil((double)sz.max / (double)from.min));
-        }
-        if (from.max == 0) {
-            count.min = sz.min < UINT64_MAX ? sz.min + 1 : sz.min;
-            kept.min = sz.min;
-        } else if (from.max <= to.min) {
-            kept.min = sz.min;
-        } else {
-            count.min = go_uint64(ceil((double)sz.min / (double)from.max));
-        }
-        set_size(c, n, add(mul(count, to), kept));
-        *out = by_factor(sz, 2 * T);
-        return true;
-    }
-    if (!strcmp(f, "split")) {
-        if (!member)
-            return false;
-        uint64_t max = sizes[0].max;
-        const cel_node *lim = nargs > 1 ? argv[2] : NULL;
-        if (lim && lim->kind == CEL_NODE_CONST && lim->u.constant.kind == CEL_CONST_INT)
-            max = (uint64_t)lim->u.constant.v.i; /* uint64(i), a negative limit too */
-        set_size(c, n, (est){0, max});
-        *out = by_factor(sizes[0], 2 * T);
-        return true;
-    }
-    if (!strcmp(f, "join")) {
-        if (!member)
-            return false;
-        est list = sizes[0], sz = {0, 0};
-        const cel_type *tt = argv[0]->type;
-        if (tt && tt->kind == CEL_T_LIST && tt->nparams > 0)
-            sz = mul(list, size_of_path(c, argv[0], "@items"));
-        if (nargs > 0) {
-            est seps = {list.min > 0 ? list.min - 1 : 0, list.max > 0 ? list.max - 1 : 0};
-            sz = add(sz, mul(args[0], seps));
-        }
-        set_size(c, n, sz);
-        *out = by_factor(sz, T);
-        return true;
-    }
-    if (!strcmp(f, "find") || !strcmp(f, "findAll")) {
-        if (!member || nargs < 1)
-            return false;
-        set_size(c, n, (est){0, sizes[0].max});
-        *out = mul(by_factor(add(sizes[0], one), T), by_factor(args[0], 0.25));
-        return true;
-    }
-    if (!strcmp(f, "ip")) {
-        if (!strcmp(o->id, "cidr_ip")) {
-            *out = one; /* cidr.ip(): a field access */
-            return true;
-        }
-        if (nargs < 1)
-            return false;
-        *out = by_factor(args[0], T);
-        return true;
-    }
-    if (IS_ONE_OF(f, "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
-                  "isLinkLocalUnicast", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan",
-                  "isLessThan", "compareTo", "add", "sub")) {
-        *out = one;
-        return true;
-    }
-    if (!strcmp(f, "containsIP") || !strcmp(f, "containsCIDR")) {
-        if (!member || nargs < 1)
-            return false;
-        est ipsz = {4, 16};
-        est r = by_factor(add(ipsz, ipsz), T);
-        if (f[8] == 'C')
-            r = add(add(r, by_factor(ipsz, T)), one);
-        if (!strcmp(o->id, "cidr_contains_ip_string") || !strcmp(o->id, "cidr_contains_cidr_string"))
-            r = add(r, by_factor(args[0], T));
-        *out = r;
-        return true;
-    }
+    size_t first = member ? 1 : 0;
+    const k8s_call x = {c, n, o, argv, sizes, sizes + first, k, k - first, member};
+    if (IS_ONE_OF(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes"))
+        return k8s_list_cost(&x, out);
+    if (IS_ONE_OF(f, "url", "cidr", "isIP", "isCIDR", "quantity", "isQuantity", "semver", "isSemver", "ip.isCanonical",
+                  "validate"))
+        return k8s_parse_cost(&x, out);
+    if (!strcmp(f, CEL_OP_EQUALS))
+        return k8s_equals_cost(&x, out);
+    if (IS_ONE_OF(f, "lowerAscii", "upperAscii", "substring", "trim", "replace", "split", "join", "find", "findAll"))
+        return k8s_string_cost(&x, out);
+    if (IS_ONE_OF(f, "ip", "containsIP", "containsCIDR", "masked", "prefixLength", "family", "isUnspecified",
+                  "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "sign", "asInteger", "isInteger",
+                  "asApproximateFloat", "isGreaterThan", "isLessThan", "compareTo", "add", "sub"))
+        return k8s_net_cost(&x, out);
     return false;
 }
 
