@@ -292,6 +292,171 @@ static const char *bare(const al_req *q)
     return q->name;
 }
 
+enum { WHY_MAX = 512 }; /* allocate_device's reason of a rejection */
+
+/* allocateDevice's checks before any bookkeeping: d is not taken (by this
+ * claim, an in-use claim, earlier in this attempt, or a live share of a
+ * device no longer shared) and may be handed out with these gates on this
+ * node.  False with the reason recorded under --explain. */
+static bool device_free(al_run *r, int ci, al_req *req, const al_device *d, bool multi)
+{
+    const al_features *f = &r->w->f;
+    bool ex = r->opts->explain;
+    if (!multi && req->admin && allocating_for(r, d->lid, ci)) {
+        if (ex)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+        return false;
+    }
+    if (!req->admin && in_use(r, d)) {
+        if (ex)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated");
+        return false;
+    }
+    /* PR #140798: a device that no longer allows multiple allocations is
+     * not handed out exclusively while a share of it is live. */
+    if (!req->admin && !multi && capacity_in_use(r, d)) {
+        if (ex)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "shared by %s",
+                                  r->w->st[d->gid].x && r->w->st[d->gid].x->holder ? r->w->st[d->gid].x->holder
+                                                                                   : "an in-use claim");
+        return false;
+    }
+    /* DRAOptionalNodeOperations (KEP-5945): a device whose slice skips node
+     * operations is not allocatable with the gate off, nor on a node that
+     * does not declare the feature (its kubelet would call a driver that may
+     * not exist there).  Upstream checks it in allocateDevice, not
+     * isSelectable: such a device is still one of an All request's devices,
+     * which then cannot be allocated (allocator_experimental.go).  Only that
+     * variant looks at the field: with the gate off and no other feature
+     * that needs it, the scheduler runs the incubating allocator, to which
+     * the device is like any other (structured/allocator.go: NewAllocator
+     * takes the first variant whose features cover the gates). */
+    if (d->slice->skip_node_ops && !r->optional_node_ops && (f->optional_node_operations || al_experimental(f))) {
+        if (ex)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_NODE_FEATURE,
+                                  f->optional_node_operations
+                                      ? "skipNodeOperations: node %s does not declare DRAOptionalNodeOperations"
+                                      : "skipNodeOperations: DRAOptionalNodeOperations off%s",
+                                  f->optional_node_operations ? r->node_name : "");
+        return false;
+    }
+    if (!f->partitionable && d->ncons > 0) {
+        if (ex)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
+                                  "consumes counters, DRAPartitionableDevices off");
+        return false;
+    }
+    return true;
+}
+
+/* Undo a rejected device's additions to the claim's first n constraints,
+ * then its counter reservation (charged). */
+static void undo_take(al_run *r, al_claim *c, al_req *req, al_pool *pool, al_device *d, size_t n, bool charged)
+{
+    for (size_t e = 0; e < n; e++)
+        dra_al_constraint_remove(r, &c->cons[e], req, d);
+    if (charged)
+        dra_al_counters_release(r, pool, d);
+}
+
+/* Add d to each constraint of the claim, deriving the attributes they
+ * compare.  A rejection undoes the additions and the counters (charged);
+ * must (an All request's device) makes it an error. */
+static int add_constraints(search *s, int ci, al_req *req, al_pool *pool, al_device *d, bool must, bool charged,
+                           char *why)
+{
+    al_run *r = s->r;
+    al_claim *c = &r->claims[ci];
+    bool ex = r->opts->explain;
+    for (size_t i = 0; i < c->ncons; i++) {
+        dra_err *de = req->nderived && dra_al_constraint_applies(&c->cons[i], req)
+                          ? derive_attribute(r, ci, req, d, c->cons[i].attr)
+                          : NULL;
+        if (de) {
+            undo_take(r, c, req, pool, d, i, charged);
+            if (ex)
+                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CEL_ERROR, "%s", de->msg);
+            s->err = de;
+            return R_ERR;
+        }
+        dra_err *fatal;
+        if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, WHY_MAX, &fatal))
+            continue;
+        undo_take(r, c, req, pool, d, i, charged);
+        if (fatal) {
+            if (ex)
+                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", fatal->msg);
+            s->err = fatal;
+            return R_ERR;
+        }
+        if (must) {
+            al_idbuf ib;
+            s->err = dra_err_new(
+                DRA_EXIT_INPUT,
+                "claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", c->ref,
+                bare(req), dra_al_id(d, &ib));
+            return R_ERR;
+        }
+        if (ex)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
+        return R_FAIL;
+    }
+    return R_OK;
+}
+
+/* With consumable capacity, check d's capacity again against the current
+ * state (an All list was built before earlier requests of this attempt
+ * consumed capacity, A2) and take a share of a multi-allocatable device
+ * (*consumed, *has_share).  A rejection undoes the constraints and the
+ * counters (charged). */
+static int take_capacity(search *s, int ci, al_req *req, al_pool *pool, al_device *d, bool multi, bool charged,
+                         char *why, al_capuse *consumed, bool *has_share)
+{
+    al_run *r = s->r;
+    al_claim *c = &r->claims[ci];
+    bool ex = r->opts->explain;
+    dra_err *fatal;
+    if (!dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, WHY_MAX, &fatal)) {
+        undo_take(r, c, req, pool, d, c->ncons, charged);
+        if (fatal) {
+            al_idbuf ib;
+            s->err = dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: rechecking capacity for device %s: %s", c->ref,
+                                 bare(req), dra_al_id(d, &ib), fatal->msg);
+            dra_err_free(fatal);
+            return R_ERR;
+        }
+        if (ex)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
+        return R_FAIL;
+    }
+    if (multi) {
+        dra_al_capacity_consumed(req, d, consumed);
+        dra_al_capuse_add(&r->capuse[d->lid], consumed);
+        r->nshares[d->lid]++;
+        *has_share = true;
+    }
+    return R_OK;
+}
+
+/* Record d as the claim's next device, marked in progress unless shared. */
+static void record_device(al_run *r, int ci, al_req *req, al_pool *pool, al_device *d, bool multi, bool charged,
+                          bool has_share, al_capuse consumed)
+{
+    al_claim *c = &r->claims[ci];
+    if (!multi)
+        allocating_insert(r, d->lid, ci);
+    if (c->nres == c->capres) {
+        c->capres = c->capres ? c->capres * 2 : 8;
+        c->res = dra_xrealloc(c->res, c->capres * sizeof *c->res);
+    }
+    al_result_dev *res = &c->res[c->nres++];
+    *res = (al_result_dev){
+        .req = req, .dev = d, .pool = pool, .admin = req->admin, .has_share = has_share, .charged_counters = charged};
+    res->consumed = consumed;
+    if (r->opts->explain)
+        dra_al_explain_push(r);
+}
+
 /* allocateDevice (dra.md §3.5 step 6, dra-corrections.md A2).
  *
  * Older upstream left state behind when a device was rejected late: counters
@@ -315,56 +480,13 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
 {
     al_run *r = s->r;
     const al_features *f = &r->w->f;
-    al_claim *c = &r->claims[ci];
     bool multi = f->consumable_capacity && d->allow_multi;
-    char why[512];
+    char why[WHY_MAX];
     why[0] = 0;
     bool ex = r->opts->explain;
 
-    if (!multi && req->admin && allocating_for(r, d->lid, ci)) {
-        if (ex)
-            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+    if (!device_free(r, ci, req, d, multi))
         return R_FAIL;
-    }
-    if (!req->admin && in_use(r, d)) {
-        if (ex)
-            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated");
-        return R_FAIL;
-    }
-    /* PR #140798: a device that no longer allows multiple allocations is
-     * not handed out exclusively while a share of it is live. */
-    if (!req->admin && !multi && capacity_in_use(r, d)) {
-        if (ex)
-            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "shared by %s",
-                                  r->w->st[d->gid].x && r->w->st[d->gid].x->holder ? r->w->st[d->gid].x->holder
-                                                                                   : "an in-use claim");
-        return R_FAIL;
-    }
-    /* DRAOptionalNodeOperations (KEP-5945): a device whose slice skips node
-     * operations is not allocatable with the gate off, nor on a node that
-     * does not declare the feature (its kubelet would call a driver that may
-     * not exist there).  Upstream checks it in allocateDevice, not
-     * isSelectable: such a device is still one of an All request's devices,
-     * which then cannot be allocated (allocator_experimental.go).  Only that
-     * variant looks at the field: with the gate off and no other feature
-     * that needs it, the scheduler runs the incubating allocator, to which
-     * the device is like any other (structured/allocator.go: NewAllocator
-     * takes the first variant whose features cover the gates). */
-    if (d->slice->skip_node_ops && !r->optional_node_ops && (f->optional_node_operations || al_experimental(f))) {
-        if (ex)
-            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_NODE_FEATURE,
-                                  f->optional_node_operations
-                                      ? "skipNodeOperations: node %s does not declare DRAOptionalNodeOperations"
-                                      : "skipNodeOperations: DRAOptionalNodeOperations off%s",
-                                  f->optional_node_operations ? r->node_name : "");
-        return R_FAIL;
-    }
-    if (!f->partitionable && d->ncons > 0) {
-        if (ex)
-            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
-                                  "consumes counters, DRAPartitionableDevices off");
-        return R_FAIL;
-    }
     bool skip_counters = multi && capacity_in_use(r, d);
     bool charged = false;
     if (!skip_counters && d->ncons > 0) {
@@ -385,87 +507,15 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
                                   t->rule ? " from DeviceTaintRule " : "", t->rule ? t->rule : "");
         return R_FAIL;
     }
-    for (size_t i = 0; i < c->ncons; i++) {
-        dra_err *de = req->nderived && dra_al_constraint_applies(&c->cons[i], req)
-                          ? derive_attribute(r, ci, req, d, c->cons[i].attr)
-                          : NULL;
-        if (de) {
-            for (size_t e = 0; e < i; e++)
-                dra_al_constraint_remove(r, &c->cons[e], req, d);
-            if (charged)
-                dra_al_counters_release(r, pool, d);
-            if (ex)
-                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CEL_ERROR, "%s", de->msg);
-            s->err = de;
-            return R_ERR;
-        }
-        dra_err *fatal;
-        if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why, &fatal))
-            continue;
-        for (size_t e = 0; e < i; e++)
-            dra_al_constraint_remove(r, &c->cons[e], req, d);
-        if (charged)
-            dra_al_counters_release(r, pool, d);
-        if (fatal) {
-            if (ex)
-                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", fatal->msg);
-            s->err = fatal;
-            return R_ERR;
-        }
-        if (must) {
-            al_idbuf ib;
-            s->err = dra_err_new(
-                DRA_EXIT_INPUT,
-                "claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", c->ref,
-                bare(req), dra_al_id(d, &ib));
-            return R_ERR;
-        }
-        if (ex)
-            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
-        return R_FAIL;
-    }
-
+    int res = add_constraints(s, ci, req, pool, d, must, charged, why);
+    if (res != R_OK)
+        return res;
     al_capuse consumed = {0};
     bool has_share = false;
-    if (f->consumable_capacity) {
-        /* Repeated against the current state: an All list was built before
-         * earlier requests of this attempt consumed capacity (A2). */
-        dra_err *fatal;
-        if (!dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why, &fatal)) {
-            for (size_t e = 0; e < c->ncons; e++)
-                dra_al_constraint_remove(r, &c->cons[e], req, d);
-            if (charged)
-                dra_al_counters_release(r, pool, d);
-            if (fatal) {
-                al_idbuf ib;
-                s->err = dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: rechecking capacity for device %s: %s",
-                                     c->ref, bare(req), dra_al_id(d, &ib), fatal->msg);
-                dra_err_free(fatal);
-                return R_ERR;
-            }
-            if (ex)
-                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
-            return R_FAIL;
-        }
-        if (multi) {
-            dra_al_capacity_consumed(req, d, &consumed);
-            dra_al_capuse_add(&r->capuse[d->lid], &consumed);
-            r->nshares[d->lid]++;
-            has_share = true;
-        }
-    }
-    if (!multi)
-        allocating_insert(r, d->lid, ci);
-    if (c->nres == c->capres) {
-        c->capres = c->capres ? c->capres * 2 : 8;
-        c->res = dra_xrealloc(c->res, c->capres * sizeof *c->res);
-    }
-    al_result_dev *res = &c->res[c->nres++];
-    *res = (al_result_dev){
-        .req = req, .dev = d, .pool = pool, .admin = req->admin, .has_share = has_share, .charged_counters = charged};
-    res->consumed = consumed;
-    if (ex)
-        dra_al_explain_push(r);
+    if (f->consumable_capacity &&
+        (res = take_capacity(s, ci, req, pool, d, multi, charged, why, &consumed, &has_share)) != R_OK)
+        return res;
+    record_device(r, ci, req, pool, d, multi, charged, has_share, consumed);
     return R_OK;
 }
 
