@@ -36,6 +36,21 @@ static dra_err *template_hint(dra_err *e, const char *data, size_t len)
     return e;
 }
 
+/* The opening of both readers, whole and streamed: the length of a UTF-8
+ * byte-order mark at the start of data (*bom: 3 or 0) and the first byte
+ * past it and the white space from *p on (*p = len when there is none
+ * yet).  True when that byte opens a JSON document ('{' or '['): the JSON
+ * reader reads the file, else the YAML reader does. */
+static bool opens_json(const char *data, size_t len, size_t *bom, size_t *p)
+{
+    *bom = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    if (*p < *bom)
+        *p = *bom;
+    while (*p < len && dra_json_space(data[*p]))
+        (*p)++;
+    return *p < len && (data[*p] == '{' || data[*p] == '[');
+}
+
 /* Read one file's text (takes src: the set keeps it on success). */
 static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
 {
@@ -46,15 +61,11 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
     r.name = name;
     r.src = src;
     r.in = dra_json_interner_new();
-    size_t off = 0;
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        off = 3; /* UTF-8 byte-order mark */
+    size_t off, p = 0;
+    bool json = opens_json(data, len, &off, &p);
     r.src_base = off;
-    size_t p = off;
-    while (p < len && (data[p] == ' ' || data[p] == '\t' || data[p] == '\r' || data[p] == '\n'))
-        p++;
     dra_err *e;
-    if (p < len && (data[p] == '{' || data[p] == '[')) {
+    if (json) {
         e = dra_read_json_stream(&r, data + off, len - off);
         if (e && set->n == r.first && e->doc == 1) {
             /* maybe YAML in flow style after all */
@@ -126,11 +137,10 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
     dra_err *e = NULL;
     while (!e && !b.eof && b.len < 3)
         e = dra_inbuf_more(&b);
-    size_t bom = b.len >= 3 && memcmp(b.data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    size_t p = bom;
+    size_t bom = 0, p = 0;
+    bool json = false;
     while (!e) {
-        while (p < b.len && dra_json_space(b.data[p]))
-            p++;
+        json = opens_json(b.data, b.len, &bom, &p);
         if (p < b.len || b.eof)
             break;
         e = dra_inbuf_more(&b);
@@ -140,7 +150,7 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
     r.name = name;
     r.fn = fn;
     r.fn_ctx = ctx;
-    if (!e && p < b.len && (b.data[p] == '{' || b.data[p] == '[')) {
+    if (!e && json) {
         b.start = bom;
         e = dra_stream_json(&r, &b);
         if (e && !r.stopped && r.delivered == 0 && e->doc == 1) {
