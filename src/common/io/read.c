@@ -129,6 +129,21 @@ dra_err *dra_read_path(dra_objset *set, const char *path)
     return read_source(set, path, src);
 }
 
+/* Read the rest of b and all of it, past the byte-order mark (bom bytes),
+ * as YAML into r, with *src as its source while it reads (the caller frees
+ * src->line_off). */
+static dra_err *read_yaml_whole(reader *r, inbuf *b, size_t bom, dra_source *src)
+{
+    dra_err *e = dra_inbuf_all(b);
+    *src = (dra_source){.data = b->data, .len = b->len};
+    r->src = src;
+    r->src_base = bom;
+    if (!e)
+        e = dra_read_yaml_stream(r, b->data + bom, b->len - bom);
+    r->src = NULL;
+    return e;
+}
+
 /* Streaming one file: JSON a document at a time, YAML read whole (its text,
  * not its trees).  See dra_read_each(). */
 static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_fn fn, void *ctx)
@@ -157,17 +172,12 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
             /* maybe YAML in flow style after all: tried whole, handed out
              * only when all of it reads */
             b.start = 0;
-            dra_err *e2 = dra_inbuf_all(&b);
             reader r2 = {0};
             r2.set = set;
             r2.into = &r2.pending; /* handed to fn only when all of it reads */
             r2.name = name;
-            dra_source src = {.data = b.data, .len = b.len};
-            r2.src = &src;
-            r2.src_base = bom;
-            if (!e2)
-                e2 = dra_read_yaml_stream(&r2, b.data + bom, b.len - bom);
-            r2.src = NULL;
+            dra_source src;
+            dra_err *e2 = read_yaml_whole(&r2, &b, bom, &src);
             if (!e2) {
                 dra_err_free(e);
                 e = NULL;
@@ -185,13 +195,8 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
             dra_docs_reader_done(&r2, false);
         }
     } else if (!e) {
-        e = dra_inbuf_all(&b);
-        dra_source src = {.data = b.data, .len = b.len};
-        r.src = &src;
-        r.src_base = bom;
-        if (!e)
-            e = dra_read_yaml_stream(&r, b.data + bom, b.len - bom);
-        r.src = NULL;
+        dra_source src;
+        e = read_yaml_whole(&r, &b, bom, &src);
         free(src.line_off);
     }
     if (e && !r.stopped && b.data)
