@@ -1042,12 +1042,9 @@ static void add_declarative(vctx *v, dra_err *all)
     }
 }
 
-static void v_slice_spec(vctx *v, const json_t *spec)
+/* spec.pool: its name, resourceSliceCount and generation. */
+static void v_slice_pool(vctx *v, const json_t *spec)
 {
-    const char *s = "";
-    size_t len = 0;
-    dra_vstr_check(v, spec, "driver", dra_check_driver_name);
-
     const json_t *pool = NULL;
     dra_vobj(v, spec, "pool", &pool);
     V_CHILD(v, "pool")
@@ -1063,7 +1060,14 @@ static void v_slice_spec(vctx *v, const json_t *spec)
             V_CHILD(v, "generation")
         dra_ferr_invalid_int(&v->errs, VP(v), gen, "must be greater than or equal to zero");
     }
+}
 
+/* Exactly one of nodeName, nodeSelector, allNodes and
+ * perDeviceNodeSelection; true when perDeviceNodeSelection is set. */
+static bool v_slice_node_selection(vctx *v, const json_t *spec)
+{
+    const char *s = "";
+    size_t len = 0;
     const char *set[4];
     int nset = 0;
     if (dra_vstr(v, spec, "nodeName", &s, &len)) {
@@ -1123,7 +1127,13 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         free(d);
         dra_buf_free(&b2);
     }
+    return per_device;
+}
 
+/* The devices or the shared counter sets, within their limits; the
+ * devices (NULL: none). */
+static const json_t *v_slice_items(vctx *v, const json_t *spec, bool per_device)
+{
     const json_t *devices = NULL, *counters = NULL;
     dra_varr(v, spec, "devices", &devices);
     dra_varr(v, spec, "sharedCounters", &counters);
@@ -1157,8 +1167,14 @@ static void v_slice_spec(vctx *v, const json_t *spec)
             v_unique_key(v, counters, "name", DRA_GO_COUNTER_SET);
         }
     }
+    return devices;
+}
 
-    /* partitionTypeAttribute [master]: devices consuming counters must carry it as a string. */
+/* partitionTypeAttribute [master]: devices consuming counters must carry it as a string. */
+static void v_slice_partition_type(vctx *v, const json_t *spec, const json_t *devices)
+{
+    const char *s = "";
+    size_t len = 0;
     if (dra_vstr(v, spec, "partitionTypeAttribute", &s, &len)) {
         bool consumes = false;
         for (size_t i = 0; i < alen(devices); i++)
@@ -1209,6 +1225,15 @@ static void v_slice_spec(vctx *v, const json_t *spec)
             }
         }
     }
+}
+
+static void v_slice_spec(vctx *v, const json_t *spec)
+{
+    dra_vstr_check(v, spec, "driver", dra_check_driver_name);
+    v_slice_pool(v, spec);
+    bool per_device = v_slice_node_selection(v, spec);
+    const json_t *devices = v_slice_items(v, spec, per_device);
+    v_slice_partition_type(v, spec, devices);
     dra_v_skip_node_operations(v, spec);
 }
 
