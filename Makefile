@@ -7,7 +7,8 @@
 #   make check SANITIZE=address,undefined   the same under ASan+UBSan (build/san/)
 #   make unit | replay | bats | sweep       one part of make check
 #   make lint                 layer rules, man pages vs completions, shellcheck,
-#                             and the clang-format figure (scripts/lint)
+#                             the clang-format figure, thin mains and function
+#                             length (scripts/lint)
 #   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
 #   make doc-check            run the README's and man pages' examples
 #   make image                build/image/dra-tools.oci.tar, no daemon needed
