@@ -444,27 +444,29 @@ static bool k8s_equals_cost(const k8s_call *x, est *out)
     return false;
 }
 
+/* One bound of replace's result size, from that bound of the target's size
+ * (sz), the other bound of the string replaced (from) and whether the
+ * replacement is no longer than it (shrinks): the replacements there can
+ * be (*count) and the target's bytes kept (*kept). */
+static void k8s_replace_bound(uint64_t sz, uint64_t from, bool shrinks, uint64_t *count, uint64_t *kept)
+{
+    if (from == 0) {
+        *count = sz < UINT64_MAX ? sz + 1 : sz;
+        *kept = sz;
+    } else if (shrinks) {
+        *kept = sz;
+    } else {
+        *count = go_uint64(ceil((double)sz / (double)from));
+    }
+}
+
 /* library/cost.go: replace's result size, from the target's (sz) and the
  * sizes of the string replaced (from) and its replacement (to). */
 static est k8s_replace_size(est sz, est from, est to)
 {
     est count = {0, 0}, kept = {0, 0};
-    if (from.min == 0) {
-        count.max = sz.max < UINT64_MAX ? sz.max + 1 : sz.max;
-        kept.max = sz.max;
-    } else if (to.max <= from.min) {
-        kept.max = sz.max;
-    } else {
-        count.max = go_uint64(ceil((double)sz.max / (double)from.min));
-    }
-    if (from.max == 0) {
-        count.min = sz.min < UINT64_MAX ? sz.min + 1 : sz.min;
-        kept.min = sz.min;
-    } else if (from.max <= to.min) {
-        kept.min = sz.min;
-    } else {
-        count.min = go_uint64(ceil((double)sz.min / (double)from.max));
-    }
+    k8s_replace_bound(sz.max, from.min, to.max <= from.min, &count.max, &kept.max);
+    k8s_replace_bound(sz.min, from.max, from.max <= to.min, &count.min, &kept.min);
     return add(mul(count, to), kept);
 }
 
