@@ -1291,6 +1291,53 @@ static bool legacy_error_cost(const cel_node *n)
     return !n->u.call.target && (!strcmp(f, "_==_") || !strcmp(f, "_!=_") || !strcmp(f, "!_"));
 }
 
+/* e.?f and e[?k]: an optional select or index, charged as cel-go
+ * observes it. */
+static cel_value eval_opt_access(ev *e, const cel_node *n)
+{
+    EVAL_OR_RETURN(obj, n->u.call.args[0]);
+    if (obj.kind == CEL_ERROR)
+        return charge_failed_operand(e, n, n->u.call.args[0]) ? obj : cancelled_value;
+    EVAL_OR_RETURN(key, n->u.call.args[1]);
+    const cel_node *kn = n->u.call.args[1];
+    bool key_attribute = is_attribute(kn) && !(kn->kind == CEL_NODE_CALL && kn->eval_op == OP_CONDITIONAL);
+    /* a failed optional qualifier is not observed, nor the attribute
+     * it qualifies when the key is an attribute of its own */
+    if (key.kind == CEL_ERROR) {
+        /* an attribute key of an attribute that failed on a qualifier
+         * is not observed: its 1 is given back (an unbound variable
+         * charged nothing) */
+        if (key_attribute && is_attribute(n->u.call.args[0]) && e->cost > 0 &&
+            strncmp(key.v.err, "no such attribute(s): ", 22))
+            e->cost--;
+        bool ok = key_attribute || charge_failed_operand(e, n, n->u.call.args[0]);
+        /* cel-go v0.33 observes a qualifier that failed
+         * (attributes.go: Qualify when QualifyIfPresent errs) */
+        if (ok && stops_at_error(e))
+            ok = charge(e, 1);
+        return ok ? key : cancelled_value;
+    }
+    cel_value bad = invalid_qualifier(e, key);
+    if (bad.kind == CEL_ERROR) { /* observed as an absent one */
+        uint64_t c = qualifier_cost(e, n, n->u.call.args[0], kn);
+        return charge(e, c > 0 ? c - 1 : 0) ? bad : cancelled_value;
+    }
+    /* An optional qualifier is observed only when the key is present
+     * (interpreter.go evalWatchConstQual.QualifyIfPresent): an absent
+     * one costs 1 less than a plain index; an attribute key's 1 is
+     * what its observation would have charged. */
+    uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
+    cel_value r = opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
+    bool absent = (r.kind == CEL_OPTIONAL && !r.v.opt) || r.kind == CEL_ERROR; /* a failed one is not observed either */
+    if (absent && c > 0)
+        c--;
+    else if (absent && key_attribute && e->cost > 0)
+        e->cost--;
+    if (!charge(e, c))
+        return cancelled_value;
+    return r;
+}
+
 static cel_value eval_call(ev *e, const cel_node *n)
 {
     if (n->folded) {
@@ -1321,50 +1368,7 @@ static cel_value eval_call(ev *e, const cel_node *n)
         return v.kind == CEL_BOOL ? v : cel_bool(true);
     }
     case OP_OPT_SELECT:
-    case OP_OPT_INDEX: {
-        EVAL_OR_RETURN(obj, n->u.call.args[0]);
-        if (obj.kind == CEL_ERROR)
-            return charge_failed_operand(e, n, n->u.call.args[0]) ? obj : cancelled_value;
-        EVAL_OR_RETURN(key, n->u.call.args[1]);
-        const cel_node *kn = n->u.call.args[1];
-        bool key_attribute = is_attribute(kn) && !(kn->kind == CEL_NODE_CALL && kn->eval_op == OP_CONDITIONAL);
-        /* a failed optional qualifier is not observed, nor the attribute
-         * it qualifies when the key is an attribute of its own */
-        if (key.kind == CEL_ERROR) {
-            /* an attribute key of an attribute that failed on a qualifier
-             * is not observed: its 1 is given back (an unbound variable
-             * charged nothing) */
-            if (key_attribute && is_attribute(n->u.call.args[0]) && e->cost > 0 &&
-                strncmp(key.v.err, "no such attribute(s): ", 22))
-                e->cost--;
-            bool ok = key_attribute || charge_failed_operand(e, n, n->u.call.args[0]);
-            /* cel-go v0.33 observes a qualifier that failed
-             * (attributes.go: Qualify when QualifyIfPresent errs) */
-            if (ok && stops_at_error(e))
-                ok = charge(e, 1);
-            return ok ? key : cancelled_value;
-        }
-        cel_value bad = invalid_qualifier(e, key);
-        if (bad.kind == CEL_ERROR) { /* observed as an absent one */
-            uint64_t c = qualifier_cost(e, n, n->u.call.args[0], kn);
-            return charge(e, c > 0 ? c - 1 : 0) ? bad : cancelled_value;
-        }
-        /* An optional qualifier is observed only when the key is present
-         * (interpreter.go evalWatchConstQual.QualifyIfPresent): an absent
-         * one costs 1 less than a plain index; an attribute key's 1 is
-         * what its observation would have charged. */
-        uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
-        cel_value r = opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
-        bool absent =
-            (r.kind == CEL_OPTIONAL && !r.v.opt) || r.kind == CEL_ERROR; /* a failed one is not observed either */
-        if (absent && c > 0)
-            c--;
-        else if (absent && key_attribute && e->cost > 0)
-            e->cost--;
-        if (!charge(e, c))
-            return cancelled_value;
-        return r;
-    }
+    case OP_OPT_INDEX: return eval_opt_access(e, n);
     case OP_OPT_OR:
     case OP_OPT_OR_VALUE: {
         /* opt.or(x), opt.orValue(x): no call and no cost, x evaluated only
