@@ -63,8 +63,9 @@ DRA_MUST_USE dra_err *dra_drop_disabled_fields(json_t *obj, dra_kind kind, const
  * answers for the API server (dra-slice validate): spec.schedulingGroup of a
  * Pod with GenericWorkload off, which pkg/api/pod/util.go
  * dropDisabledSchedulingGroup drops from a new pod but keeps on an update of
- * a pod that has it.  One warning, its field path set, naming the PodGroup
- * and the gate; NULL when nothing is lost.  The caller owns it. */
+ * a pod that has it; and a PodGroup itself, which the API server does not
+ * serve with that gate off.  One warning, its field path set, naming the
+ * PodGroup and the gate; NULL when nothing is lost.  The caller owns it. */
 DRA_MUST_USE dra_err *dra_drop_on_create_notes(const json_t *obj, dra_kind kind, const dra_features *features);
 
 /* Limits (pkg/apis/resource/types.go). */

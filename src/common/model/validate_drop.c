@@ -303,6 +303,15 @@ dra_err *dra_drop_disabled_fields(json_t *obj, dra_kind kind, const dra_features
 
 dra_err *dra_drop_on_create_notes(const json_t *obj, dra_kind kind, const dra_features *features)
 {
+    /* pkg/registry/scheduling/rest/storage_scheduling.go: no podgroups
+     * storage without the gate, so kubectl finds no such kind */
+    if (kind == DRA_KIND_POD_GROUP && !dra_feature_enabled(features, DRA_FEATURE_GENERIC_WORKLOAD))
+        return dra_err_field(dra_err_new(DRA_EXIT_OK,
+                                         "no matches for kind \"PodGroup\" in version \"%s\": the API server serves "
+                                         "PodGroups only with the %s feature gate on, and it is off",
+                                         json_string_value(json_object_get(obj, "apiVersion")),
+                                         dra_feature_name(DRA_FEATURE_GENERIC_WORKLOAD)),
+                             "kind");
     json_t *sg = json_object_get(json_object_get(obj, "spec"), "schedulingGroup");
     if (kind != DRA_KIND_POD || !sg || json_is_null(sg) || dra_feature_enabled(features, DRA_FEATURE_GENERIC_WORKLOAD))
         return NULL;
