@@ -269,7 +269,8 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         return dra_obj_locate(e, o);
     }
     dra_err *w = NULL;
-    e = dra_strict_check(obj, kind, ver, st->fv, &w, o);
+    int release = opts->release_fields ? (int)dra_features_release_of(opts->validate.features) : 0;
+    e = dra_strict_check_release(obj, kind, ver, st->fv, release, &w, o);
     dra_errs_add(warnings, dra_obj_locate(w, o));
     if (e)
         return dra_obj_locate(e, o);

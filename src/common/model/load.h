@@ -5,7 +5,8 @@
  *      opts->skip_unknown — except unknown kinds or versions of the
  *      resource.k8s.io group, which are always errors; a missing
  *      apiVersion/kind is always an error;
- *   2. strict decoding (strict.h) as set->field_validation says;
+ *   2. strict decoding (strict.h) as set->field_validation says (and as
+ *      the release says with opts->release_fields);
  *      conversion to resource.k8s.io/v1 (convert.h);
  *   3. namespace defaulting for namespaced kinds (opts->default_namespace,
  *      as kubectl fills in the context namespace);
@@ -45,6 +46,11 @@ typedef struct dra_load_opts {
     /* The objects were checked already (a dra_loader as they were read): no
      * strict decoding and no validation, convert, default and index only. */
     bool checked;
+    /* Strict decoding as the API server of the features' release does: the
+     * fields a newer release added are unknown fields (an error, a warning
+     * or dropped, as field validation says).  Off: they are read, and the
+     * release's disabled gates drop them as its scheduler never sees them. */
+    bool release_fields;
     int64_t now;                   /* Unix seconds used for defaulted timestamps */
     const char *default_namespace; /* for namespaced objects without one; NULL = "default" */
     dra_validate_opts validate;    /* features (NULL = defaults) and CEL hook */

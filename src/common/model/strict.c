@@ -8,6 +8,7 @@
 
 #include "../base/buf.h"
 #include "../base/utf8.h"
+#include "features.h"
 
 typedef struct stype stype;
 typedef struct sfield {
@@ -251,6 +252,36 @@ OBJ(pg_status, {"conditions", &conditions}, {"resourceClaimStatuses", &pg_claim_
 OBJ(pod_group, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &pg_spec},
     {"status", &pg_status})
 
+/* The fields of the tables a release after the oldest one known added: an
+ * older release's API server has no such field in its Go types (k8s.io/api
+ * v0.37.2 against v0.36.3, resource/{v1,v1beta2,v1beta1,v1alpha3}/types.go),
+ * so its strict decoding calls them unknown.  1.36's
+ * nodeAllocatableResourceMappings is not in the tables at all. */
+typedef struct newer {
+    const stype *in;
+    const char *name;
+    int since; /* dra_release */
+} newer;
+/* clang-format off */
+static const newer newer_fields[] = {
+    {&counter_consumption, "compatibilityGroups", DRA_RELEASE_1_37},   /* DRADeviceCompatibilityGroups */
+    {&device_v1, "nodeAllocatableResources", DRA_RELEASE_1_37},        /* DRANodeAllocatableResources */
+    {&basic_device, "nodeAllocatableResources", DRA_RELEASE_1_37},
+    {&slice_spec_v1, "partitionTypeAttribute", DRA_RELEASE_1_37},     /* DRAPartitionableDevices' partitions */
+    {&slice_spec_v1beta1, "partitionTypeAttribute", DRA_RELEASE_1_37},
+    {&slice_spec_v1, "skipNodeOperations", DRA_RELEASE_1_37},
+    {&slice_spec_v1beta1, "skipNodeOperations", DRA_RELEASE_1_37},
+    {&alloc_result, "skipNodeOperations", DRA_RELEASE_1_37},
+    {&exact_request, "derivedAttributes", DRA_RELEASE_1_37},          /* DRADerivedAttributes */
+    {&sub_request, "derivedAttributes", DRA_RELEASE_1_37},
+    {&request_v1beta1, "derivedAttributes", DRA_RELEASE_1_37},
+    {&rpsr_spec, "defaultPartitionTypeAttribute", DRA_RELEASE_1_37},
+    {&pool_status, "partitionSummary", DRA_RELEASE_1_37},
+    {&pool_status, "shareableSummary", DRA_RELEASE_1_37},
+    {NULL, NULL, 0},
+};
+/* clang-format on */
+
 static const stype *schema_of(dra_kind kind, dra_apiver ver)
 {
     bool beta1 = ver == DRA_APIVER_RESOURCE_V1BETA1;
@@ -281,6 +312,7 @@ typedef struct step {
 
 typedef struct walk {
     dra_field_validation fv;
+    int release; /* fields a newer release added are unknown; 0: none are */
     const dra_obj *at;
     int lookups;                  /* field lines looked up so far */
     const char *prefix;           /* the path of the value checked, or NULL */
@@ -294,12 +326,21 @@ typedef struct walk {
  * (internal/golang/encoding/json/kubernetes_patch.go, saveStrictError) */
 #define STRICT_MAX_ERRORS 100
 
-static const stype *field_type(const stype *t, const char *key, bool *known)
+/* Whether the field of t named key is one a release after `release` added. */
+static bool newer_field(const stype *t, const char *key, int release)
+{
+    for (const newer *n = newer_fields; release && n->in; n++)
+        if (n->in == t && release < n->since && strcmp(n->name, key) == 0)
+            return true;
+    return false;
+}
+
+static const stype *field_type(const stype *t, const char *key, int release, bool *known)
 {
     for (const sfield *f = t->f; f->name; f++)
         if (f->name[0] == key[0] && strcmp(f->name, key) == 0) {
-            *known = true;
-            return f->t;
+            *known = !newer_field(t, key, release);
+            return *known ? f->t : NULL;
         }
     *known = false;
     return NULL;
@@ -355,7 +396,7 @@ static void check(walk *w, json_t *v, const stype *t)
             const char *k = json_object_iter_key(it);
             json_t *x = json_object_iter_value(it);
             bool known;
-            const stype *ft = field_type(t, k, &known);
+            const stype *ft = field_type(t, k, w->release, &known);
             *at = (step){k, 0};
             if (known) {
                 check(w, x, ft);
@@ -386,10 +427,16 @@ static void check(walk *w, json_t *v, const stype *t)
 dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, dra_err **warnings,
                           const dra_obj *at)
 {
+    return dra_strict_check_release(obj, kind, ver, fv, 0, warnings, at);
+}
+
+dra_err *dra_strict_check_release(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, int release,
+                                  dra_err **warnings, const dra_obj *at)
+{
     const stype *t = schema_of(kind, ver);
     if (!t)
         return NULL;
-    walk w = {.fv = fv, .at = at};
+    walk w = {.fv = fv, .release = release, .at = at};
     check(&w, obj, t);
     if (warnings)
         *warnings = dra_err_append(*warnings, w.warns);

@@ -31,6 +31,15 @@
 DRA_MUST_USE dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv,
                                        dra_err **warnings, const dra_obj *at);
 
+/* The same as the API server of `release` (a dra_release) decodes: fields
+ * a newer release added are unknown fields too (resource.k8s.io fields of
+ * 1.37: k8s.io/api v0.37.2 resource/{v1,v1beta2,v1beta1,v1alpha3}/types.go
+ * against v0.36.3).  Release 0: every field of the tables is known, as
+ * dra_strict_check does -- right for the tools that read an older release's
+ * objects as its scheduler does, whose disabled gates drop such fields. */
+DRA_MUST_USE dra_err *dra_strict_check_release(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv,
+                                               int release, dra_err **warnings, const dra_obj *at);
+
 /* The same for a part of an object that stands on its own in an inventory:
  * part "device" (a v1 Device), "counterSet" (a CounterSet) or "inventory"
  * (a mapping of `devices` and `sharedCounters`), or for an object of a kind
