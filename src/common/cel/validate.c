@@ -31,6 +31,7 @@ cel_dra_validator *cel_dra_validator_new(const dra_features *features, dra_field
         dra_features_default(&v->features);
     v->env = validate_env(&v->features);
     dra_load_opts lo = {.skip_unknown = true,
+                        .release_fields = true, /* as the release's API server decodes */
                         .validate = {.features = &v->features,
                                      .cel = cel_dra_validate_hook,
                                      .cel_derived = cel_dra_validate_derived_hook,
@@ -68,6 +69,7 @@ dra_err *cel_dra_validate_objects(dra_objset *set, const dra_features *features,
     }
     cel_env *env = validate_env(features);
     dra_load_opts lo = {.skip_unknown = true,
+                        .release_fields = true, /* as the release's API server decodes */
                         .validate = {.features = features,
                                      .cel = cel_dra_validate_hook,
                                      .cel_derived = cel_dra_validate_derived_hook,
