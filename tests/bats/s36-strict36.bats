@@ -100,34 +100,12 @@ dra-slice: warning: $BATS_TEST_TMPDIR/doc.yaml:15: ResourceClaim/ns/c: unknown f
 
 @test "dra-alloc 1.36 still reads a claim with derivedAttributes as a 1.36 scheduler does, without an error" {
     local f="$BATS_TEST_TMPDIR/in.yaml"
-    cat >"$f" <<'EOF'
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: a.b
-  pool: {name: p, resourceSliceCount: 1}
-  nodeName: node-1
-  devices: [{name: d}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: r
-      exactly:
-        deviceClassName: gpu
-        derivedAttributes: [{name: x, expression: "1"}]
-EOF
+    printf '%s\n---\n' "$CLAIM" >"$f"
+    printf '%s\n---\n' '{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"}}' \
+        '{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "a.b", "pool": {"name": "p", "resourceSliceCount": 1}, "nodeName": "node-1", "devices": [{"name": "d1"}, {"name": "d2"}]}}' >>"$f"
     run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.36 --node node-1 -o jsonl "$f"
     assert_success
     [[ $stderr != *'unknown field'* ]]
     run jq -r '.status.allocation.devices.results[].device' <<<"$output"
-    assert_output d
+    assert_output $'d1\nd2'
 }
