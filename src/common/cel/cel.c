@@ -104,7 +104,7 @@ bool cel_env_dra_lists_refused(const cel_env *env)
 static unsigned env_flags(const cel_env *env)
 {
     unsigned f = (env->libs & K8S_LIBS) ? CEL_EVAL_K8S_COSTS | CEL_EVAL_OPTIMIZE : 0;
-    f |= (env->opts & CEL_OPT_CEL_GO_033) ? CEL_EVAL_STOP_AT_ERROR : 0;
+    f |= (env->opts & CEL_OPT_CEL_GO_033) ? CEL_EVAL_STOP_AT_ERROR | CEL_EVAL_NAN_UNORDERED : 0;
     return f | ((env->opts & CEL_OPT_CEL_GO_026) ? CEL_EVAL_CEL_GO_026 : 0);
 }
 
@@ -255,8 +255,8 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
     if (!p->result)
         p->result = &cel_t_dyn;
     p->result_str = cel_type_str(p->result, &p->arena);
-    p->plan_error = cel_eval_prepare(p->ast, env->reg, &p->arena, &p->constants,
-                                     env_flags(env) | (p->checked ? CEL_EVAL_CHECKED : 0), env_is_variable, env);
+    p->flags = env_flags(env) | (p->checked ? CEL_EVAL_CHECKED : 0);
+    p->plan_error = cel_eval_prepare(p->ast, env->reg, &p->arena, &p->constants, p->flags, env_is_variable, env);
     p->regexes = cel_regex_cache_new();
     *out = p;
     return NULL;
@@ -304,7 +304,7 @@ cel_value cel_eval(cel_program *p, const cel_activation *act, const cel_eval_opt
         .scratch = &p->scratch,
         .regexes = p->regexes,
         .cost_limit = opts ? opts->cost_limit : 0,
-        .flags = env_flags(p->env) | (p->checked ? CEL_EVAL_CHECKED : 0),
+        .flags = p->flags,
         .container = p->checked ? NULL : p->env->container,
     };
     /* The estimate bounds the actual cost (cel-go's estimator is an upper

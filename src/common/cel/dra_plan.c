@@ -471,7 +471,7 @@ static cel_value dispatch(plan_ctx *c, const cel_node *n, const cel_value *args,
 {
     c->used_scratch = true;
     const cel_overload *o = dispatched(n, args, nargs);
-    return o ? o->impl(&c->cx, args, nargs) : cel_eval_no_overload(c->cx.scratch, n, args, nargs);
+    return o ? o->impl(&c->cx, args, nargs) : cel_eval_no_overload(&c->cx, n, args, nargs);
 }
 
 static inline int as_test(plan_ctx *c, cel_value v)
@@ -899,11 +899,7 @@ static __attribute__((noinline)) dra_err *match_plan(cel_program *p, const step 
 {
     if (d->error)
         return dra_plan_device_error(d);
-    plan_ctx c; /* `other` is written before it is read */
-    c.dev = d;
-    c.cx.scratch = &p->scratch;
-    c.cx.regexes = p->regexes;
-    c.used_scratch = false;
+    plan_ctx c = {.dev = d, .cx = {.scratch = &p->scratch, .regexes = p->regexes, .flags = p->flags}};
     int t = quick_test(&c, pl);
     if (t == T_OTHER)
         return plan_result_error(p, &c);

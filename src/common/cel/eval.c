@@ -264,7 +264,7 @@ static void try_fold(prep *p, cel_node *n)
         const cel_overload *o = n->u.call.overloads[i];
         if (!o->impl || !cel_overload_accepts(o, args, n->u.call.nargs))
             continue;
-        cel_call_ctx cx = {p->constants, NULL};
+        cel_call_ctx cx = {.scratch = p->constants, .flags = p->flags};
         cel_value r = o->impl(&cx, args, n->u.call.nargs);
         if (r.kind == CEL_ERROR) /* leave it to runtime, which reports it per evaluation */
             return;
@@ -927,9 +927,9 @@ static bool regex_optimized(const cel_node *n)
     return is_const(pat) && const_of(pat).kind == CEL_STRING;
 }
 
-cel_value cel_eval_no_overload(cel_scratch *s, const cel_node *n, const cel_value *args, size_t nargs)
+cel_value cel_eval_no_overload(const cel_call_ctx *cx, const cel_node *n, const cel_value *args, size_t nargs)
 {
-    return regex_optimized(n) ? cel_no_such_overload() : cel_no_overload_for(s, n->u.call.function, args, nargs);
+    return regex_optimized(n) ? cel_no_such_overload() : cel_no_overload_for(cx, n->u.call.function, args, nargs);
 }
 
 static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
@@ -958,8 +958,7 @@ static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_
         (!strcmp(n->u.call.function, "sort") || !strcmp(n->u.call.function, "@sortByAssociatedKeys")) &&
         args[nargs - 1].kind == CEL_LIST)
         o = n->u.call.overloads[0];
-    return charged(e, n, args, nargs,
-                   o ? o->impl(&e->cx, args, nargs) : cel_eval_no_overload(e->cx.scratch, n, args, nargs));
+    return charged(e, n, args, nargs, o ? o->impl(&e->cx, args, nargs) : cel_eval_no_overload(&e->cx, n, args, nargs));
 }
 
 static accu_frame *mutable_list(ev *e, const cel_list *l)
@@ -1712,6 +1711,7 @@ cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint
     e.prm = params;
     e.cx.scratch = params->scratch;
     e.cx.regexes = params->regexes;
+    e.cx.flags = params->flags;
     e.cost = 0;
     e.cancelled = false;
     e.aborted = NULL;

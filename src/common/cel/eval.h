@@ -48,6 +48,7 @@ enum {
     CEL_EVAL_OPTIMIZE = 1u << 4,       /* cel-go's OptOptimize (Kubernetes' base environment): see cel_eval_prepare */
     CEL_EVAL_STOP_AT_ERROR = 1u << 5,  /* cel-go v0.33: a strict call stops at its first error (CEL_OPT_CEL_GO_033) */
     CEL_EVAL_CEL_GO_026 = 1u << 6,     /* cel-go v0.26's call costs (CEL_OPT_CEL_GO_026) */
+    CEL_EVAL_NAN_UNORDERED = 1u << 7,  /* cel-go v0.33: < <= > >= with a NaN operand are false (CEL_OPT_CEL_GO_033) */
 };
 
 /* Resolve overload candidates and qualified function names in place, set
@@ -89,7 +90,7 @@ cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint
 /* What a prepared call n answers when no overload takes its arguments:
  * "no such overload" for matches, find and findAll with a constant
  * pattern (their optimized functions), else cel_no_overload_for. */
-cel_value cel_eval_no_overload(cel_scratch *s, const cel_node *n, const cel_value *args, size_t nargs);
+cel_value cel_eval_no_overload(const cel_call_ctx *cx, const cel_node *n, const cel_value *args, size_t nargs);
 
 #define CEL_COST_LIMIT_ERROR "operation cancelled: actual cost limit exceeded"
 

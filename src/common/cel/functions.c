@@ -2,6 +2,7 @@
  * tables, runtime argument matching and cel-go's call cost model. */
 #include "functions.h"
 #include "ast.h"
+#include "eval.h"
 #include "../base/utf8.h"
 
 #include <math.h>
@@ -434,6 +435,18 @@ bool cel_singleton_function(const char *f)
     return false;
 }
 
+bool cel_nan_relation(const cel_call_ctx *cx, const cel_value *a, bool right_errs, cel_value *out)
+{
+    bool nan_left = a[0].kind == CEL_DOUBLE && isnan(a[0].v.d), nan_right = a[1].kind == CEL_DOUBLE && isnan(a[1].v.d);
+    if ((cx->flags & CEL_EVAL_NAN_UNORDERED) && (nan_left || nan_right))
+        *out = cel_bool(false);
+    else if (nan_left || (right_errs && nan_right))
+        *out = cel_error("NaN values cannot be ordered");
+    else
+        return false;
+    return true;
+}
+
 /* What cel-go answers when no overload takes these arguments.  The
  * standard library binds most operators once, guarded by an operand trait
  * (common/stdlib/standard.go SingletonBinaryBinding; interpreter.go
@@ -445,7 +458,7 @@ bool cel_singleton_function(const char *f)
  * other function, conversions and libraries included, is guarded by its
  * signature (common/decls/decls.go MaybeNoSuchOverload): "no such
  * overload: lowerAscii(int)", with the arguments' runtime type names. */
-cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs)
+cel_value cel_no_overload_for(const cel_call_ctx *cx, const char *f, const cel_value *args, size_t nargs)
 {
     enum {
         CMP = 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_BOOL |
@@ -482,14 +495,18 @@ cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *ar
             return cel_no_such_overload();
     for (size_t i = 0; i < sizeof traits / sizeof traits[0]; i++)
         if (!strcmp(f, traits[i].f)) {
-            if (nargs && ((traits[i].kinds | receivers) >> args[0].kind & 1u))
-                return cel_no_such_overload();
-            return cel_errorf_s(s, "no such overload: %s", f);
+            if (nargs && ((traits[i].kinds | receivers) >> args[0].kind & 1u)) {
+                cel_value r;
+                return traits[i].kinds == CMP && nargs == 2 && cel_nan_relation(cx, args, false, &r)
+                           ? r
+                           : cel_no_such_overload();
+            }
+            return cel_errorf_s(cx->scratch, "no such overload: %s", f);
         }
     dra_buf b = DRA_BUF_INIT;
     for (size_t i = 0; i < nargs; i++)
         dra_buf_printf(&b, "%s%s", i ? ", " : "", cel_value_type_name(&args[i]));
-    cel_value r = cel_errorf_s(s, "no such overload: %s(%s)", f, dra_buf_str(&b));
+    cel_value r = cel_errorf_s(cx->scratch, "no such overload: %s(%s)", f, dra_buf_str(&b));
     dra_buf_free(&b);
     return r;
 }

@@ -31,6 +31,7 @@ typedef struct cel_regex_cache cel_regex_cache;
 typedef struct cel_call_ctx {
     cel_scratch *scratch;     /* allocate results here */
     cel_regex_cache *regexes; /* compiled patterns (lib_regex.c); may be NULL */
+    unsigned flags;           /* the evaluation's CEL_EVAL_* bits (eval.h) */
 } cel_call_ctx;
 
 /* An implementation receives exactly the declared number of arguments
@@ -180,8 +181,17 @@ extern const cel_type cel_t_list_a, cel_t_list_b, cel_t_list_list_a, cel_t_map_k
 /* Shared helpers for library implementations (error texts as cel-go prints them). */
 /* What cel-go answers when no overload of function f takes these
  * arguments: "no such overload", "no such overload: _+_" or "no such
- * overload: lowerAscii(int)" (functions.c says which and why). */
-cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs);
+ * overload: lowerAscii(int)" (functions.c says which and why); for a
+ * relation whose left operand is ordered, what its Compare answers (NaN
+ * checks first, by cx->flags). */
+cel_value cel_no_overload_for(const cel_call_ctx *cx, const char *f, const cel_value *args, size_t nargs);
+/* What a NaN operand makes of the relation a[0] OP a[1]: true with *out
+ * set when it decides it.  Under CEL_EVAL_NAN_UNORDERED (cel-go v0.33
+ * common/stdlib/standard.go: the relations' one binding) false for a NaN
+ * on either side; before, Compare's error for a NaN receiver or, when
+ * `right_errs` (a number's Compare), a NaN argument (cel-go v0.29.2
+ * common/types/double.go, int.go, uint.go). */
+bool cel_nan_relation(const cel_call_ctx *cx, const cel_value *a, bool right_errs, cel_value *out);
 /* Whether function f is bound once for all its overloads (cel-go
  * SingletonUnaryBinding / SingletonBinaryBinding: the standard operators,
  * size, matches, sort), so a call to it with one or two arguments

@@ -237,13 +237,12 @@ F(not_equals)
     return cel_bool(cel_value_equal_op(&a[0], &a[1]) != 1);
 }
 
-static cel_value ordered(const cel_value *a, int want_lt, int want_eq, int want_gt)
+static cel_value ordered(const cel_call_ctx *cx, const cel_value *a, int want_lt, int want_eq, int want_gt)
 {
-    /* cel-go v0.29.2 common/types double.go, int.go, uint.go Compare: a
-     * NaN on the left, or on the right of a number, is an error */
     bool left_number = a[0].kind == CEL_DOUBLE || a[0].kind == CEL_INT || a[0].kind == CEL_UINT;
-    if ((a[0].kind == CEL_DOUBLE && isnan(a[0].v.d)) || (left_number && a[1].kind == CEL_DOUBLE && isnan(a[1].v.d)))
-        return cel_error("NaN values cannot be ordered");
+    cel_value r;
+    if (cel_nan_relation(cx, a, left_number, &r))
+        return r;
     int c;
     if (!cel_value_compare(&a[0], &a[1], &c))
         return cel_no_such_overload();
@@ -251,19 +250,19 @@ static cel_value ordered(const cel_value *a, int want_lt, int want_eq, int want_
 }
 F(less)
 {
-    return ordered(a, 1, 0, 0);
+    return ordered(cx, a, 1, 0, 0);
 }
 F(less_eq)
 {
-    return ordered(a, 1, 1, 0);
+    return ordered(cx, a, 1, 1, 0);
 }
 F(greater)
 {
-    return ordered(a, 0, 0, 1);
+    return ordered(cx, a, 0, 0, 1);
 }
 F(greater_eq)
 {
-    return ordered(a, 0, 1, 1);
+    return ordered(cx, a, 0, 1, 1);
 }
 
 /* ---- containers ------------------------------------------------------------- */

@@ -15,7 +15,8 @@
 struct cel_program {
     const struct cel_env *env;
     bool checked;
-    void *ext; /* dra.c: the compiled selector plan (in `arena`), or NULL */
+    unsigned flags; /* the CEL_EVAL_* bits of its evaluations (eval.h) */
+    void *ext;      /* dra.c: the compiled selector plan (in `arena`), or NULL */
     dra_arena arena;
     cel_ast *ast;
     const cel_type *result;

@@ -1,0 +1,64 @@
+/* CEL differences of Kubernetes 1.38 (cel-go v0.33) from 1.36 and 1.37. */
+#include "unit.h"
+
+#include <jansson.h>
+#include <string.h>
+
+#include "cel/cel.h"
+#include "cel/dra.h"
+
+/* Match expr on a device with int attribute n=3 in release rel's
+ * environment: "true", "false", or the error's message. */
+static const char *match(int rel, const char *expr)
+{
+    static char out[512];
+    cel_dra_options o = {.release = (dra_release)rel};
+    cel_env *env = cel_dra_env_new(&o);
+    json_t *dev = json_pack("{s:s, s:{s:{s:i}}}", "name", "d", "attributes", "n", "int", 3);
+    cel_dra_device *d = cel_dra_device_new(dev, "dra.example.com");
+    cel_program *p = NULL;
+    bool matched = false;
+    dra_err *e = cel_dra_compile(env, expr, strlen(expr), &p);
+    if (!e)
+        e = cel_dra_match(p, d, &matched);
+    snprintf(out, sizeof out, "%s", e ? e->msg : matched ? "true" : "false");
+    dra_err_free(e);
+    cel_program_free(p);
+    cel_dra_device_free(d);
+    json_decref(dev);
+    cel_env_free(env);
+    return out;
+}
+
+UNIT_TEST(nan_relations)
+{
+    /* cel-go v0.33 common/stdlib/standard.go: < <= > >= answer false for a
+     * NaN on either side (before the operand types' Compare); v0.26 and
+     * v0.29 common/types double.go, int.go, uint.go Compare: an error for
+     * a NaN on the left, or on the right of a number. */
+    static const struct {
+        const char *expr, *before, *v38;
+    } cases[] = {
+        {"0.0/0.0 < 1.0", "NaN values cannot be ordered", "false"},
+        {"1.0 >= 0.0/0.0", "NaN values cannot be ordered", "false"},
+        {"1 <= 0.0/0.0", "NaN values cannot be ordered", "false"},
+        {"2u > double('NaN')", "NaN values cannot be ordered", "false"},
+        {"device.attributes['dra.example.com'].n < 0.0/0.0", "NaN values cannot be ordered", "false"},
+        {"!(0.0/0.0 > device.attributes['dra.example.com'].n)", "NaN values cannot be ordered", "true"},
+        {"dyn(0.0/0.0) < 'a'", "NaN values cannot be ordered", "false"},
+        {"0.0/0.0 != 0.0/0.0", "true", "true"},
+        {"1.0 < 2.0", "true", "true"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        for (int rel = 36; rel <= 38; rel++) {
+            const char *got = match(rel, cases[i].expr);
+            const char *want = rel == 38 ? cases[i].v38 : cases[i].before;
+            if (!strstr(got, want)) {
+                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
+                *unit_failed = 1;
+            }
+        }
+    }
+}
+
+UNIT_MAIN()
