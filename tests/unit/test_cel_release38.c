@@ -61,4 +61,35 @@ UNIT_TEST(nan_relations)
     }
 }
 
+UNIT_TEST(undeclared_suggestions)
+{
+    /* cel-go v0.33 checker/errors.go formatSuggestionSuffix over
+     * common/env/catalog.go Find; 1.36 and 1.37 suggest nothing. */
+    static const struct {
+        const char *expr, *name, *hint;
+    } cases[] = {
+        {"device.attributes.Exists(x, true)", "Exists", " (did you mean 'exists'?)"},
+        {"devic.driver == 'a'", "devic", " (did you mean 'device'?)"},
+        {"Device.driver == 'a'", "Device", " (did you mean 'device'?)"},
+        {"lst(1)", "lst", " (did you mean 'last' or 'list'?)"}, /* nearest two, shortest first */
+        {"bin(1)", "bin", " (did you mean 'in' or '@in'?)"},    /* a disabled declaration */
+        {"sortB(1)", "sortB", " (did you mean 'sort' or 'sortBy'?)"},
+        {"semve('1.0.0')", "semve", " (did you mean 'semver'?)"}, /* begun, past the distance */
+        {"pat(1)", "pat", " (did you mean 'path'?)"},             /* the authorizer's */
+        {"url == 'a'", "url", ""},                                /* a symbol itself */
+        {"x == 1", "x", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int rel = 37; rel <= 38; rel++) {
+            char want[256];
+            snprintf(want, sizeof want, "undeclared reference to '%s'%s", cases[i].name,
+                     rel == 38 ? cases[i].hint : " (in container '')");
+            const char *got = match(rel, cases[i].expr);
+            if (strcmp(got, want) && !(strstr(got, want) && strstr(got, want)[strlen(want)] == '\n')) {
+                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
+                *unit_failed = 1;
+            }
+        }
+}
+
 UNIT_MAIN()

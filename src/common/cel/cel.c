@@ -214,6 +214,8 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
             .cross_type_numeric = true,
             .container = env->container,
             .omit_empty_container = (env->opts & CEL_OPT_CEL_GO_033) != 0,
+            .suggest = (env->opts & CEL_OPT_CEL_GO_033) != 0,
+            .macros = lim.macros,
         };
         p->checked = true;
         err = cel_check(p->ast, &ce, &p->arena, &p->result);

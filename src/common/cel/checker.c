@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "../base/buf.h"
+#include "catalog.h"
 #include "parser.h"
+#include "syntax.h"
 
 /* Type-variable substitutions (cel-go checker/mapping.go). */
 typedef struct subst {
@@ -384,15 +386,79 @@ static const cel_type *lookup_ident(checker *c, const char *name, const char **r
     }
 }
 
+typedef struct symbols {
+    const char **v;
+    size_t n, cap;
+} symbols;
+
+static void add_symbol(const char *name, void *ud)
+{
+    symbols *s = ud;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 256;
+        s->v = dra_xrealloc(s->v, s->cap * sizeof *s->v);
+    }
+    s->v[s->n++] = name;
+}
+
+/* cel-go v0.33's suggestion for name (catalog.h; NULL for none): the
+ * symbols of cel/env.go initChecker's catalog, that is the variables, the
+ * functions (operators included), the standard types and the macros.
+ * Its functions include those declared but disabled (common/stdlib/
+ * standard.go: "in", "_in_", "__not_strictly_false__") and, in
+ * Kubernetes' base environment, the authorizer's (apiserver v0.38.0-beta.0
+ * pkg/cel/library/authz.go Authz, AuthzSelectors), which the project
+ * leaves out: they join the registry's names. */
+static char *suggestion(const checker *c, const char *name)
+{
+    /* clang-format off */
+    static const char *const types[] = {"bool", "bytes", "double", "duration", "int", "list", "map", "null_type",
+                                        "string", "timestamp", "type", "uint"};
+    static const struct { unsigned bit; const char *names[6]; } macros[] = {
+        {CEL_MACROS_STANDARD, {"has", "all", "exists", "exists_one", "map", "filter"}},
+        {CEL_MACROS_STANDARD, {"existsOne"}},
+        {CEL_MACROS_TWO_VAR, {"all", "exists", "existsOne", "transformList", "transformMap", "transformMapEntry"}},
+        {CEL_MACROS_BINDINGS, {"bind"}},
+        {CEL_MACROS_OPTIONAL, {"optMap", "optFlatMap"}},
+        {CEL_MACROS_SORT_BY, {"sortBy"}},
+        {CEL_MACROS_MATH, {"greatest", "least"}},
+    };
+    static const char *const disabled[] = {"in", "_in_", "__not_strictly_false__"};
+    static const char *const authz[] = {"path", "group", "serviceAccount", "resource", "subresource", "namespace",
+                                        "name", "check", "errored", "error", "allowed", "reason", "fieldSelector",
+                                        "labelSelector"};
+    /* clang-format on */
+    symbols s = {0};
+    for (size_t i = 0; i < c->env->nvars; i++)
+        add_symbol(c->env->vars[i].name, &s);
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        add_symbol(types[i], &s);
+    cel_registry_foreach_function(c->env->registry, add_symbol, &s);
+    for (size_t i = 0; i < sizeof disabled / sizeof *disabled; i++)
+        add_symbol(disabled[i], &s);
+    for (size_t i = 0; (cel_registry_libs(c->env->registry) & CEL_LIB_K8S_URL) && i < sizeof authz / sizeof *authz; i++)
+        add_symbol(authz[i], &s);
+    unsigned on = c->env->macros ? c->env->macros : CEL_MACROS_ALL;
+    for (size_t i = 0; i < sizeof macros / sizeof *macros; i++)
+        for (size_t k = 0; k < 6 && macros[i].names[k] && (on & macros[i].bit); k++)
+            add_symbol(macros[i].names[k], &s);
+    char *r = cel_catalog_suggest(name, s.v, s.n);
+    free(s.v);
+    return r;
+}
+
 /* "undeclared reference to 'x' (in container '')"; cel-go v0.33 names
- * only a container that is set (checker/errors.go undeclaredReference). */
+ * only a container that is set and adds a suggestion (checker/errors.go
+ * undeclaredReference). */
 static void report_undeclared(checker *c, cel_node *e, const char *name)
 {
     const char *container = c->env->container ? c->env->container : "";
+    char *hint = c->env->suggest ? suggestion(c, name) : NULL;
     if (!*container && c->env->omit_empty_container)
-        report(c, e, "undeclared reference to '%s'", name);
+        report(c, e, "undeclared reference to '%s'%s", name, hint ? hint : "");
     else
-        report(c, e, "undeclared reference to '%s' (in container '%s')", name, container);
+        report(c, e, "undeclared reference to '%s' (in container '%s')%s", name, container, hint ? hint : "");
+    free(hint);
 }
 
 /* ---- checking ---- */

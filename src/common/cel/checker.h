@@ -44,6 +44,8 @@ typedef struct cel_check_env {
     bool homogeneous_literals;    /* reject mixed-type list/map literals (Kubernetes enables it) */
     const char *container;        /* names resolve relative to it ("x": `y` means "x.y", then "y"); may be NULL */
     bool omit_empty_container;    /* cel-go v0.33: "undeclared reference to 'x'" without " (in container '')" */
+    bool suggest;                 /* cel-go v0.33: "... (did you mean 'y'?)" from the symbols (catalog.h) */
+    unsigned macros;              /* the parser's CEL_MACROS_* (syntax.h; 0: all), symbols too */
 } cel_check_env;
 
 /* Type-check ast in place.  *result (may be NULL) receives the root type.
