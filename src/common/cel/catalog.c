@@ -110,7 +110,7 @@ char *cel_catalog_suggest(const char *name, const char *const *syms, size_t n)
         return NULL;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(syms[i], name))
-            return NULL; /* the symbol itself, with no option to enable */
+            return dra_xstrdup(""); /* the symbol itself, with no option to enable */
     bool dotted = strchr(name, '.') != NULL;
     size_t len = strlen(name);
     int max_dist = len <= 3 ? 1 : len > 8 ? (int)(len / 3) : 2;

@@ -22,7 +22,8 @@ int cel_catalog_distance(const char *a, const char *b);
  * distance allowed by name's length (1 up to 3 bytes, 2 up to 8, a third
  * beyond), among the dotted names when name is dotted and the others
  * otherwise, else for the two shortest that name begins (2 bytes or
- * more); NULL when none, or when name is itself a symbol. */
+ * more); "" when name is itself a symbol; NULL when the catalog has
+ * nothing for name. */
 char *cel_catalog_suggest(const char *name, const char *const *syms, size_t n);
 
 #endif

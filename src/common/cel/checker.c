@@ -454,6 +454,7 @@ static void report_undeclared(checker *c, cel_node *e, const char *name)
 {
     const char *container = c->env->container ? c->env->container : "";
     char *hint = c->env->suggest ? suggestion(c, name) : NULL;
+
     if (!*container && c->env->omit_empty_container)
         report(c, e, "undeclared reference to '%s'%s", name, hint ? hint : "");
     else
@@ -468,6 +469,34 @@ static void check(checker *c, cel_node *e);
 static void set_type(cel_node *e, const cel_type *t)
 {
     e->type = t;
+}
+
+/* cel-go v0.33 checker/errors.go checkUndeclaredIdent and
+ * checkUndeclaredFunction: the dotted name `full` (a select's qualified
+ * name, or a call's qualified target and function) is reported whole,
+ * and e typed an error, when no leading run of its parts before the last
+ * is declared and the catalog has something for it.  False otherwise:
+ * the caller checks e as it would. */
+static bool undeclared_dotted(checker *c, cel_node *e, const char *full)
+{
+    if (!c->env->suggest)
+        return false;
+    const char *last = strrchr(full, '.');
+    for (const char *dot = strchr(full, '.'); dot && dot <= last; dot = strchr(dot + 1, '.')) {
+        char *prefix = dra_xasprintf("%.*s", (int)(dot - full), full);
+        const char *resolved = NULL;
+        bool declared = lookup_ident(c, prefix, &resolved) != NULL;
+        free(prefix);
+        if (declared)
+            return false;
+    }
+    char *hint = suggestion(c, full);
+    if (!hint)
+        return false;
+    free(hint);
+    report_undeclared(c, e, full);
+    set_type(e, &cel_t_error);
+    return true;
 }
 static const cel_type *type_of(const cel_node *e)
 {
@@ -563,7 +592,10 @@ static void check_select(checker *c, cel_node *e)
             free(q);
             return;
         }
+        bool reported = undeclared_dotted(c, e, q);
         free(q);
+        if (reported)
+            return;
     }
     const cel_type *r = check_select_field(c, e, e->u.select.operand, e->u.select.field, false);
     if (e->u.select.test_only)
@@ -775,7 +807,10 @@ static void check_call(checker *c, cel_node *e)
             resolve(c, e, e->u.call.function, ovs, novs);
             return;
         }
+        bool reported = undeclared_dotted(c, e, full);
         free(full);
+        if (reported)
+            return;
     }
     check(c, e->u.call.target);
     ovs = cel_registry_lookup(reg, fn, &novs);
