@@ -39,18 +39,6 @@ typedef struct cel_activation {
 bool cel_activation_bind(cel_activation *act, const char *name, cel_value v);
 const cel_value *cel_activation_find(const cel_activation *act, const char *name);
 
-/* Evaluation flags. */
-enum {
-    CEL_EVAL_PRESENCE_COSTS = 1u << 0, /* has() costs 1 (cel-go default); Kubernetes: free */
-    CEL_EVAL_CHECKED = 1u << 1,        /* the AST was type-checked: qualified names are already resolved */
-    CEL_EVAL_K8S_COSTS = 1u << 2,      /* Kubernetes call costs (cel_k8s_call_cost) before cel-go's */
-    CEL_EVAL_NO_COST = 1u << 3,        /* skip call cost computation (no limit can be reached, nobody asks) */
-    CEL_EVAL_OPTIMIZE = 1u << 4,       /* cel-go's OptOptimize (Kubernetes' base environment): see cel_eval_prepare */
-    CEL_EVAL_STOP_AT_ERROR = 1u << 5,  /* cel-go v0.33: a strict call stops at its first error (CEL_OPT_CEL_GO_033) */
-    CEL_EVAL_CEL_GO_026 = 1u << 6,     /* cel-go v0.26's call costs (CEL_OPT_CEL_GO_026) */
-    CEL_EVAL_NAN_UNORDERED = 1u << 7,  /* cel-go v0.33: < <= > >= with a NaN operand are false (CEL_OPT_CEL_GO_033) */
-};
-
 /* Resolve overload candidates and qualified function names in place, set
  * dispatch codes, and fold constructor calls on literals (quantity("1Mi"),
  * timestamp("..."), ...) into values kept in `constants` (may be NULL: no

@@ -2,7 +2,6 @@
  * tables, runtime argument matching and cel-go's call cost model. */
 #include "functions.h"
 #include "ast.h"
-#include "eval.h"
 #include "../base/utf8.h"
 
 #include <math.h>

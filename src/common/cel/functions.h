@@ -25,13 +25,25 @@
 
 #define CEL_MAX_ARGS 4
 
+/* Evaluation flags (cel_eval_params in eval.h, cel_call_ctx below). */
+enum {
+    CEL_EVAL_PRESENCE_COSTS = 1u << 0, /* has() costs 1 (cel-go default); Kubernetes: free */
+    CEL_EVAL_CHECKED = 1u << 1,        /* the AST was type-checked: qualified names are already resolved */
+    CEL_EVAL_K8S_COSTS = 1u << 2,      /* Kubernetes call costs (cel_k8s_call_cost) before cel-go's */
+    CEL_EVAL_NO_COST = 1u << 3,        /* skip call cost computation (no limit can be reached, nobody asks) */
+    CEL_EVAL_OPTIMIZE = 1u << 4,       /* cel-go's OptOptimize (Kubernetes' base environment): see cel_eval_prepare */
+    CEL_EVAL_STOP_AT_ERROR = 1u << 5,  /* cel-go v0.33: a strict call stops at its first error (CEL_OPT_CEL_GO_033) */
+    CEL_EVAL_CEL_GO_026 = 1u << 6,     /* cel-go v0.26's call costs (CEL_OPT_CEL_GO_026) */
+    CEL_EVAL_NAN_UNORDERED = 1u << 7,  /* cel-go v0.33: < <= > >= with a NaN operand are false (CEL_OPT_CEL_GO_033) */
+};
+
 /* What an implementation may use while running: the evaluation's scratch
  * memory for results, and per-program caches.  Owned by the evaluator. */
 typedef struct cel_regex_cache cel_regex_cache;
 typedef struct cel_call_ctx {
     cel_scratch *scratch;     /* allocate results here */
     cel_regex_cache *regexes; /* compiled patterns (lib_regex.c); may be NULL */
-    unsigned flags;           /* the evaluation's CEL_EVAL_* bits (eval.h) */
+    unsigned flags;           /* the evaluation's CEL_EVAL_* bits */
 } cel_call_ctx;
 
 /* An implementation receives exactly the declared number of arguments

@@ -15,7 +15,7 @@
 struct cel_program {
     const struct cel_env *env;
     bool checked;
-    unsigned flags; /* the CEL_EVAL_* bits of its evaluations (eval.h) */
+    unsigned flags; /* the CEL_EVAL_* bits of its evaluations (functions.h) */
     void *ext;      /* dra.c: the compiled selector plan (in `arena`), or NULL */
     dra_arena arena;
     cel_ast *ast;
