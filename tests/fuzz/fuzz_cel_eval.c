@@ -1,5 +1,6 @@
 /* Fuzz the CEL pipeline: parse + check + evaluate arbitrary expressions in
- * the Kubernetes environment with a DRA-like device and small limits. */
+ * the Kubernetes environment with a DRA-like device and small limits, in
+ * the default release's environment and in 1.38's (cel-go v0.33). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,15 +10,20 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static cel_dra_device *devs[3], *dev;
+
+static void run(cel_env *env, const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
         return 0;
-    static cel_env *env;
-    static cel_dra_device *devs[3], *dev;
+    static cel_env *env, *env138;
     if (!env) {
         cel_dra_options o = {.consumable_capacity = true};
         env = cel_dra_env_new(&o);
+        o.release = DRA_RELEASE_1_38;
+        env138 = cel_dra_env_new(&o);
         /* The same names with other types on the second device and none on
          * the third: the plan's typed steps must fall back exactly. */
         static const char *const docs[3] = {
@@ -36,11 +42,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         dev = devs[0];
     }
+    run(env, data, size);
+    run(env138, data, size);
+    return 0;
+}
+
+static void run(cel_env *env, const uint8_t *data, size_t size)
+{
     cel_program *p = NULL;
     dra_err *e = cel_compile(env, (const char *)data, size, NULL, &p);
     if (e) {
         dra_err_free(e);
-        return 0;
+        return;
     }
     cel_activation act = CEL_ACTIVATION_INIT;
     cel_activation_bind(&act, "device", cel_dra_device_value(dev));
@@ -58,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     e = cel_dra_compile(env, (const char *)data, size, &p);
     if (e) {
         dra_err_free(e);
-        return 0;
+        return;
     }
     uint64_t min = 0, max = UINT64_MAX;
     cel_program_estimated_cost(p, &min, &max);
@@ -80,5 +93,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(plan_out);
     }
     cel_program_free(p);
-    return 0;
 }
