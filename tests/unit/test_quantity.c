@@ -565,6 +565,57 @@ VALUE("-9223372036854775808", true, INT64_MIN)
 VALUE("1Pi", true, 1125899906842624)
 VALUE("1e20", false, 0)
 
+/* Quantity.Value() through apimachinery v0.37, overflow and all (figures
+ * from v0.37.2's Value() on amd64). */
+static void check_value_wrapped(int *unit_failed, const char *in, bool as_dec, int64_t want)
+{
+    dra_quantity q = must(unit_failed, in);
+    if (as_dec) {
+        dra_quantity dec = must(unit_failed, "100000000000000000000000");
+        dra_quantity_cmp_receiver(&q, &dec);
+    }
+    int64_t got = dra_quantity_value_wrapped(&q);
+    if (got != want) {
+        fprintf(stderr, "  value_wrapped(%s%s) = %lld, want %lld\n", in, as_dec ? " as inf.Dec" : "", (long long)got,
+                (long long)want);
+        *unit_failed = 1;
+    }
+}
+/* clang-format off */
+#define VALUE_WRAPPED(in, as_dec, want) \
+    T_(CAT(value_wrapped_L, __LINE__)) { check_value_wrapped(unit_failed, in, as_dec, want); }
+/* clang-format on */
+VALUE_WRAPPED("0", false, 0)
+VALUE_WRAPPED("1001m", false, 2)
+VALUE_WRAPPED("-1001m", false, -2)
+VALUE_WRAPPED("-1.5", false, -2)
+VALUE_WRAPPED("-1.0000000000000000001", false, 0) /* inf.Dec: truncate, then +1 */
+VALUE_WRAPPED("-1.5000000000", false, 0)
+VALUE_WRAPPED("-2.5000000000", false, -1)
+VALUE_WRAPPED("1.5000000000", false, 2)
+VALUE_WRAPPED("9223372036854775807", false, INT64_MAX)
+VALUE_WRAPPED("100E", false, 0) /* scale 18: 0 on overflow */
+VALUE_WRAPPED("200E", false, 0)
+VALUE_WRAPPED("1e19", false, 0)
+VALUE_WRAPPED("12.5e19", false, 0)
+VALUE_WRAPPED("10E", false, 0)
+VALUE_WRAPPED("10000000000G", false, -8446744073709551616) /* scale 9 wraps */
+VALUE_WRAPPED("20000000000000000k", false, 1553255926290448384)
+VALUE_WRAPPED("-9223372036854775808k", false, 0) /* MinInt64 gives 0 */
+VALUE_WRAPPED("9223372036854775807k", false, -1000)
+VALUE_WRAPPED("1000000000000000M", false, 3875820019684212736)
+VALUE_WRAPPED("9223372036854775808", false, INT64_MIN)
+VALUE_WRAPPED("18446744073709551616", false, 0)
+VALUE_WRAPPED("36893488147419103232.5", false, 1)
+VALUE_WRAPPED("-9223372036854775809", false, -1)
+VALUE_WRAPPED("-92233720368547758090", false, -10)
+VALUE_WRAPPED("10Ei", false, INT64_MAX) /* binary SI is capped on parse */
+VALUE_WRAPPED("1234567890123456789012e-5", false, 12345678901234568)
+VALUE_WRAPPED("200E", true, -2914184810805067776) /* 200*10^18 mod 2^64 */
+VALUE_WRAPPED("1e19", true, INT64_MIN)            /* int64(math.Pow10(19)) */
+VALUE_WRAPPED("3e19", true, INT64_MIN)
+VALUE_WRAPPED("2e19", true, 0)
+
 /* AsApproximateFloat64 tables */
 static void check_float(int *unit_failed, const char *in, double want)
 {

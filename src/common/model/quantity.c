@@ -1062,6 +1062,78 @@ bool dra_quantity_value(const dra_quantity *q, int64_t *out)
     return true;
 }
 
+int dra_quantity_cmp_receiver(dra_quantity *q, const dra_quantity *y)
+{
+    if (y->dec_backed)
+        q->dec_backed = true;
+    return dra_quantity_cmp(q, y);
+}
+
+/* 10^k modulo 2^64, for k >= 0. */
+static uint64_t pow10_mod64(int64_t k)
+{
+    uint64_t r = 1, b = 10;
+    for (; k > 0; k >>= 1, b *= b)
+        if (k & 1)
+            r *= b;
+    return r;
+}
+
+/* sign * mag * 10^k modulo 2^64, read as int64 (Go's big.Int.Int64()). */
+static int64_t wrap_scaled(const dra_quantity *q, int64_t k)
+{
+    uint64_t low = (uint64_t)q->mag[0] | (uint64_t)q->mag[1] << 32;
+    uint64_t v = low * pow10_mod64(k);
+    return (int64_t)(q->sign < 0 ? 0 - v : v);
+}
+
+int64_t dra_quantity_value_wrapped(const dra_quantity *q)
+{
+    int64_t exact;
+    bool fits = dra_quantity_value(q, &exact);
+    int64_t shift = (int64_t)q->exp - q->rep_scale; /* unscaled = mag * 10^shift */
+    if (q->sign == 0 || shift < 0)
+        return fits ? exact : 0;
+    if (!q->dec_backed) {
+        /* int64Amount.AsScaledInt64 via positiveScaleInt64 (math.go): the
+         * unrolled scales 1, 2, 3, 6 and 9 return the wrapped product (0 for
+         * MinInt64), every other scale 0 on overflow. */
+        if (fits)
+            return exact;
+        int32_t s = q->rep_scale;
+        bool unrolled = s == 1 || s == 2 || s == 3 || s == 6 || s == 9;
+        bool min_int64 = q->sign < 0 && shift == 0 && q->mag[0] == 0 && q->mag[1] == 0x80000000u && q->mag[2] == 0 &&
+                         q->mag[3] == 0 && q->mag[4] == 0;
+        return unrolled && !min_int64 ? wrap_scaled(q, q->exp) : 0;
+    }
+    /* scaledValue (scale_int.go) with dif = the inf.Dec scale. */
+    int64_t dif = -(int64_t)q->rep_scale;
+    if (dif <= 0) {
+        int64_t u = wrap_scaled(q, shift);
+        /* int64(math.Pow10(n)) is MinInt64 on amd64 once 10^n passes int64 */
+        uint64_t mul = dif == 0 ? 1 : -dif <= 18 ? pow10_mod64(-dif) : (uint64_t)INT64_MIN;
+        return (int64_t)((uint64_t)u * mul);
+    }
+    if (q->sign < 0 && dif < 19) {
+        /* the fast path: unscaled.Int64() wraps, then truncates and adds one */
+        int64_t u = wrap_scaled(q, shift), d = (int64_t)pow10_mod64(dif);
+        return u / d + (u % d != 0);
+    }
+    /* DivMod: the quotient's low 64 bits plus one when inexact; a negative
+     * quotient is floored, which makes that -|quotient| either way. */
+    if (q->sign > 0 && fits)
+        return exact;
+    if (q->exp >= 0)
+        return wrap_scaled(q, q->exp);
+    bignum m;
+    mag_to_bn(q, &m);
+    bool inexact = false;
+    for (int64_t drop = -(int64_t)q->exp; drop > 0; drop -= 9)
+        inexact |= bn_div_small(&m, pow10_u32[drop >= 9 ? 9 : drop]) != 0;
+    uint64_t v = (uint64_t)(m.n > 0 ? m.d[0] : 0) | (uint64_t)(m.n > 1 ? m.d[1] : 0) << 32;
+    return (int64_t)(q->sign < 0 ? 0 - v : v + inexact);
+}
+
 dra_quantity dra_quantity_from_int64(int64_t v, dra_qformat fmt)
 {
     dra_quantity q = q_zero(fmt);

@@ -107,6 +107,15 @@ double dra_quantity_as_float(const dra_quantity *q); /* AsApproximateFloat64 */
  * upstream's two code paths do).  False when it does not fit int64, where
  * upstream silently overflows. */
 bool dra_quantity_value(const dra_quantity *q, int64_t *out);
+/* Quantity.Value() as apimachinery computes it through v0.37: on overflow
+ * an int64-backed value at scale 1, 2, 3, 6 or 9 wraps, one at any other
+ * scale gives 0, and an inf.Dec-backed value keeps the low 64 bits of its
+ * rounded quantity (math.go positiveScaleInt64, scale_int.go scaledValue). */
+int64_t dra_quantity_value_wrapped(const dra_quantity *q);
+/* q.Cmp(y) with its side effect: when either side is an inf.Dec, Cmp's
+ * AsDec() turns the receiver q into one for good, at its scale
+ * (quantity.go), which later changes what Value() returns. */
+int dra_quantity_cmp_receiver(dra_quantity *q, const dra_quantity *y);
 /* resource.NewQuantity(v, fmt). */
 dra_quantity dra_quantity_from_int64(int64_t v, dra_qformat fmt);
 /* Quantity.MilliValue(): the value times 1000, rounded up as Value() rounds;

@@ -353,15 +353,17 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
  * each other (apimachinery v0.38.0-beta.0 Quantity.AsScaledInt64;
  * validation_device_capacity_test.go options-int64-max-and-plus-one and
  * options-100E-and-1000E, v1.38.0-beta.0).  Through 1.37 Value()
- * overflowed silently: such a value gets no key here. */
-static bool int_key(const dra_quantity *q, bool saturate, int64_t *out)
+ * overflowed silently, "100E" and "1000E" both to 0 (apimachinery v0.37.2
+ * math.go positiveScaleInt64; quantityKey/quantityKeyInt in
+ * pkg/apis/resource/validation/validation.go, v1.36.3 and v1.37.2). */
+static int64_t int_key(const dra_quantity *q, bool saturate)
 {
-    if (dra_quantity_value(q, out))
-        return true;
+    int64_t v;
     if (!saturate)
-        return false;
-    *out = dra_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
-    return true;
+        return dra_quantity_value_wrapped(q);
+    if (dra_quantity_value(q, &v))
+        return v;
+    return dra_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
 }
 
 static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity *cap, const json_t *values)
@@ -374,8 +376,12 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
     {
         for (size_t i = 0; i < n; i++)
             V_INDEX(v, i) ok[i] = dra_vquantity_value(v, json_array_get(values, i), &q[i]);
+        /* validValues[i].Cmp(validValues[i+1]) makes the element itself an
+         * inf.Dec when either side is one, and through 1.37 its key then
+         * wraps differently: "200E" before "9223372036854775808" keys as
+         * 200*10^18 mod 2^64, not 0. */
         for (size_t i = 0; i + 1 < n; i++)
-            if (ok[i] && ok[i + 1] && dra_quantity_cmp(&q[i], &q[i + 1]) > 0)
+            if (ok[i] && ok[i + 1] && dra_quantity_cmp_receiver(&q[i], &q[i + 1]) > 0)
                 V_INDEX(v, i + 1)
         inv_q(v, &q[i + 1], "values must be sorted in ascending order");
         bool found = false;
@@ -413,11 +419,11 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
             } else {
                 bool saturate = dra_vrelease(v) >= DRA_RELEASE_1_38;
                 for (size_t i = 0; i < n; i++) {
-                    int64_t vi, vj;
-                    if (!ok[i] || !int_key(&q[i], saturate, &vi))
+                    if (!ok[i])
                         continue;
+                    int64_t vi = int_key(&q[i], saturate);
                     for (size_t j = 0; j < i; j++) {
-                        if (ok[j] && int_key(&q[j], saturate, &vj) && vi == vj) {
+                        if (ok[j] && int_key(&q[j], saturate) == vi) {
                             char key[32];
                             snprintf(key, sizeof key, "%lld", (long long)vi);
                             V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), key, strlen(key));
