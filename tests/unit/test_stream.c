@@ -478,6 +478,41 @@ UNIT_TEST(error_lines_cap_echoed_input)
 
 UNIT_MAIN()
 
+/* A number past int64 keeps the digits the API server decodes: a JSON
+ * literal as written, a YAML unsigned integer in decimal (go-yaml keeps it
+ * as a uint64); a YAML float or signed integer past int64 has none. */
+UNIT_TEST(field_literal_big_numbers)
+{
+    dra_objset s = {0};
+    const char *y = "kind: A\nspec:\n  u: 9223372036854775808\n  h: 0xFFFF_FFFF_FFFF_FFFF\n"
+                    "  p: +9223372036854775808\n  n: -9223372036854775809\n  f: 1e30\n  i: 5\n"
+                    "  q: \"9223372036854775808\"\n";
+    CHECK(read_str(&s, y) == NULL);
+    const char *j = "{\"kind\": \"B\", \"x\": 12345678901234567890123}\n";
+    CHECK(dra_read_mem(&s, "t.json", j, strlen(j)) == NULL);
+    CHECK_INT(s.n, 2);
+    if (s.n != 2)
+        return;
+    const json_t *spec = json_object_get(s.v[0].json, "spec");
+    CHECK(json_is_real(json_object_get(spec, "h"))); /* a number, not a string */
+    static const char *const none[] = {"spec.p", "spec.n", "spec.f", "spec.i", "spec.q", "spec.z"};
+    char *t = dra_obj_field_literal(&s.v[0], "spec.u");
+    CHECK_STR(t ? t : "(null)", "9223372036854775808");
+    free(t);
+    t = dra_obj_field_literal(&s.v[0], "spec.h");
+    CHECK_STR(t ? t : "(null)", "18446744073709551615");
+    free(t);
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        t = dra_obj_field_literal(&s.v[0], none[i]);
+        CHECK(t == NULL);
+        free(t);
+    }
+    t = dra_obj_field_literal(&s.v[1], "x");
+    CHECK_STR(t ? t : "(null)", "12345678901234567890123");
+    free(t);
+    dra_objset_free(&s);
+}
+
 UNIT_TEST(field_lines)
 {
     dra_objset s = {.arrays = true}; /* lists of objects read as Lists */

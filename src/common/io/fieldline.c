@@ -16,6 +16,7 @@
 #include <yaml.h>
 
 #include "base/buf.h"
+#include "read_yaml.h"
 
 #define MAX_SEGS (DRA_MAX_DEPTH + 2)
 
@@ -291,11 +292,13 @@ static int field_find(const dra_obj *o, const char *path, char **text)
     walker w = {0};
     int line = 0;
     chunked in = {src->data + off, src->len - off};
-    if (text) { /* JSON only: YAML's scalars reach the API server as JSON's */
+    bool json_doc = false;
+    if (text) {
         size_t i = off;
         while (i < src->len && src->data[i] && strchr(" \t\r\n", src->data[i]))
             i++;
-        w.want_text = i < src->len && (src->data[i] == '{' || src->data[i] == '[');
+        json_doc = i < src->len && (src->data[i] == '{' || src->data[i] == '[');
+        w.want_text = true;
     }
     if (yaml_parser_initialize(&w.parser)) {
         yaml_parser_set_input(&w.parser, read_chunk, &in);
@@ -323,6 +326,13 @@ static int field_find(const dra_obj *o, const char *path, char **text)
     }
     for (size_t i = 0; i < n; i++)
         free(segs[i].key);
+    if (w.text && !json_doc) {
+        /* YAML's scalars reach the API server as JSON's: only an unsigned
+         * integer past int64 keeps digits its value here lacks */
+        char *digits = dra_yaml_plain_big_uint(w.text);
+        free(w.text);
+        w.text = digits;
+    }
     if (text && line)
         *text = w.text;
     else

@@ -118,11 +118,15 @@ static bool underscores_between_digits(const char *s)
     return true;
 }
 
-/* How a plain scalar resolves (go-yaml v2 rules, which sigs.k8s.io/yaml uses).
- * Returns a new JSON value, or NULL with *special set for .inf/.nan. */
-json_t *dra_yaml_resolve_plain(const char *s, bool *special)
+/* dra_yaml_resolve_plain; *big (when not NULL) is set to the value of an
+ * unsigned integer past int64, which go-yaml keeps as a uint64 with all its
+ * digits (resolve.go: strconv.ParseUint, no sign allowed), and to 0
+ * otherwise. */
+static json_t *resolve_plain(const char *s, bool *special, unsigned long long *big)
 {
     *special = false;
+    if (big)
+        *big = 0;
     char c = s[0];
     /* only these first characters can start a null, a boolean or a number */
     if (c && !strchr("~nNyYtTfFoO.+-0123456789", c))
@@ -169,6 +173,13 @@ json_t *dra_yaml_resolve_plain(const char *s, bool *special)
         unsigned long long u = strtoull(digits, NULL, base);
         if (errno == 0 && (neg ? u <= (unsigned long long)INT64_MAX + 1 : u <= (unsigned long long)INT64_MAX))
             return json_integer(neg ? (json_int_t)(0 - u) : (json_int_t)u);
+        if (errno == 0 && tmp[0] != '-' && tmp[0] != '+') {
+            /* a uint64: a number, its digits kept in the text
+             * (dra_obj_field_literal) */
+            if (big)
+                *big = u;
+            return json_real((double)u);
+        }
         /* too large for int64: fall through to a float, as go-yaml does */
     }
     /* float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
@@ -198,6 +209,19 @@ json_t *dra_yaml_resolve_plain(const char *s, bool *special)
     if (!isfinite(d)) /* go-yaml v2 (resolve.go): a float ParseFloat refuses is a string */
         return json_string(s);
     return json_real(d);
+}
+
+json_t *dra_yaml_resolve_plain(const char *s, bool *special)
+{
+    return resolve_plain(s, special, NULL);
+}
+
+char *dra_yaml_plain_big_uint(const char *s)
+{
+    bool special;
+    unsigned long long big;
+    json_decref(resolve_plain(s, &special, &big));
+    return big ? dra_xasprintf("%llu", big) : NULL;
 }
 
 static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **out);

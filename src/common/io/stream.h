@@ -212,8 +212,10 @@ DRA_MUST_USE dra_err *dra_obj_locate_within(dra_err *e, const dra_obj *o, int *l
 int dra_obj_field_line(const dra_obj *o, const char *path);
 /* The text of the scalar at path as written in o's source, when that is a
  * JSON document and the scalar a number, true, false or null there (a JSON
- * number keeps its literal: 1e3, -0, 9223372036854775808); NULL otherwise.
- * Caller frees. */
+ * number keeps its literal: 1e3, -0, 9223372036854775808), or a YAML
+ * document and the scalar an unsigned integer past int64, which reaches the
+ * API server with all its digits (its decimal digits: 0xFFFFFFFFFFFFFFFF is
+ * 18446744073709551615); NULL otherwise.  Caller frees. */
 char *dra_obj_field_literal(const dra_obj *o, const char *path);
 /* How many errors of one chain (or one strict check) get their field's line;
  * the rest get the object's: each lookup parses the document again. */

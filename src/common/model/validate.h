@@ -43,6 +43,10 @@ typedef struct dra_validate_opts {
     dra_validate_cel_fn cel;         /* NULL: expressions are only length-checked */
     dra_validate_cel_fn cel_derived; /* the same for derived attributes */
     void *cel_ctx;                   /* for both */
+    /* The object as read, when the JSON was read from text: a number past
+     * int64 given as a quantity is parsed from its digits as written
+     * (dra_obj_field_literal), which a real has lost.  NULL: from the real. */
+    const struct dra_obj *src;
 } dra_validate_opts;
 
 /* Drop, in place, the fields of two disabled features from an object about

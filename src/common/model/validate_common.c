@@ -7,6 +7,9 @@
 #include "semver.h"
 #include "time.h"
 
+#include "../io/stream.h"
+
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +17,7 @@ void dra_vctx_init(vctx *v, const dra_validate_opts *opts)
 {
     memset(v, 0, sizeof *v);
     v->opts = opts;
+    v->literal_lookups = DRA_FIELD_LINE_LOOKUPS;
 }
 
 /* A value held once (refcount 1) is in this tree alone: not shared. */
@@ -220,10 +224,27 @@ const json_t *dra_vfield(vctx *v, const json_t *obj, const char *key)
     return dra_vget(obj, key);
 }
 
+/* The digits of a number past int64 as written in the object's text, which
+ * upstream decodes from that text and the real here has lost (a JSON
+ * literal, or a YAML unsigned integer: dra_obj_field_literal); NULL when
+ * there is none.  At the current path.  Each lookup parses the document
+ * again: past DRA_FIELD_LINE_LOOKUPS of them in one object, the real is
+ * used.  Caller frees. */
+static char *big_number_text(vctx *v, const json_t *value)
+{
+    if (!json_is_real(value) || !v->opts || !v->opts->src || fabs(json_real_value(value)) < 0x1p63 ||
+        v->literal_lookups <= 0)
+        return NULL;
+    v->literal_lookups--;
+    return dra_obj_field_literal(v->opts->src, VP(v));
+}
+
 void dra_vtype_error(vctx *v, const char *key, const json_t *value, const char *type)
 {
     size_t mark = key ? dra_vpush_child(v, key) : v->nseg;
-    char *j = dra_vjson(value);
+    char *j = big_number_text(v, value);
+    if (!j)
+        j = dra_vjson(value);
     /* Keep long values out of the message. */
     if (strlen(j) > 64)
         strcpy(j + 60, "...");
@@ -331,6 +352,7 @@ bool dra_v_max_items(vctx *v, const char *key, const json_t *arr, size_t max)
 bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
 {
     char numbuf[64];
+    char *literal = NULL;
     const char *s;
     size_t len;
     if (json_is_null(value)) { /* a null map value decodes into Go's zero Quantity */
@@ -346,17 +368,23 @@ bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
     } else if (json_is_real(value)) {
         len = (size_t)snprintf(numbuf, sizeof numbuf, "%.17g", json_real_value(value));
         s = numbuf;
+        /* Quantity.UnmarshalJSON parses a number's text */
+        literal = big_number_text(v, value);
+        if (literal) {
+            s = literal;
+            len = strlen(literal);
+        }
     } else {
         dra_vtype_error(v, NULL, value, "quantity");
         return false;
     }
     dra_err *e = json_is_string(value) ? dra_quantity_parse_json(s, len, q) : dra_quantity_parsen(s, len, q);
-    if (e) {
+    bool ok = e == NULL;
+    if (e)
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, e->msg);
-        dra_err_free(e);
-        return false;
-    }
-    return true;
+    dra_err_free(e);
+    free(literal);
+    return ok;
 }
 
 bool dra_vquantity(vctx *v, const json_t *obj, const char *key, dra_quantity *q)

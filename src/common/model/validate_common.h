@@ -65,6 +65,7 @@ typedef struct vctx {
     const dra_validate_opts *opts;
     const json_t *claim_constraints; /* spec.devices.constraints while its requests are checked */
     uint64_t derived_cost;           /* sum of the claim's derived attribute costs (wraps as Go's uint64) */
+    int literal_lookups;             /* numbers' texts still to look up in opts->src */
 } vctx;
 
 void dra_vctx_init(vctx *v, const dra_validate_opts *opts);
