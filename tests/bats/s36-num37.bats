@@ -57,3 +57,30 @@ validValues[3]: Duplicate value: "0"' ]
     [ "$(strip "$stderr")" = 'validValues[2]: Invalid value: "30e18": values must be sorted in ascending order
 validValues[2]: Duplicate value: "-9223372036854775808"' ]
 }
+
+@test "an unquoted YAML integer past int64 keeps its digits as a quantity, as go-yaml's uint64" {
+    # upstream-validate 1.37.2 on the same file; before, the digits of the
+    # real: "9223372036854775800", "1.8446744073709552e+19" and a
+    # quantity error for 0x8000000000000001
+    policy_slice 18446744073709551615 '{default: 9223372036854775808, validValues: ["1", 0x8000000000000001, 1e30]}'
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/s.yaml"
+    assert_failure 2
+    [ "$(strip "$stderr")" = 'validValues[2]: Invalid value: "1e+30": option is larger than capacity value: 18446744073709551615
+validValues: Invalid value: "9223372036854775808": default value is not valid according to the requestPolicy' ]
+}
+
+@test "a JSON number past int64 is a quantity and a type error with its digits as written" {
+    cat >"$BATS_TEST_TMPDIR/s.json" <<'EOF2'
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"},
+ "spec": {"driver": "example.com", "nodeName": "node1",
+  "pool": {"name": "p", "generation": 1, "resourceSliceCount": 1},
+  "devices": [{"name": "d", "allowMultipleAllocations": true,
+   "attributes": {"a": {"int": 9223372036854775809}},
+   "capacity": {"mem": {"value": "12E",
+    "requestPolicy": {"default": "1", "validValues": ["1", 12345678901234567890123]}}}}]}}
+EOF2
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/s.json"
+    assert_failure 2
+    [ "$(sed -E 's/^dra-slice: [^ ]+:[0-9]+: ResourceSlice\/s: //' <<<"$stderr")" = 'spec.devices[0].attributes[a].int: Invalid value: 9223372036854775809: must be of type integer
+spec.devices[0].capacity[mem].requestPolicy.validValues[1]: Invalid value: "12345678901234567890123": option is larger than capacity value: 12E' ]
+}

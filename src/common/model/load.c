@@ -300,7 +300,9 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
             admin = check_admin_access(obj, kind, namespaces, &w);
             dra_errs_add(warnings, dra_obj_locate(w, o));
         }
-        e = dra_err_append(admin, dra_validate(obj, kind, &opts->validate));
+        dra_validate_opts vo = opts->validate;
+        vo.src = o;
+        e = dra_err_append(admin, dra_validate(obj, kind, &vo));
         if (e && kind == DRA_KIND_RESOURCE_SLICE && ver == DRA_APIVER_RESOURCE_V1BETA1)
             dra_validate_slice_v1beta1_paths(e);
         if (e && (kind == DRA_KIND_RESOURCE_CLAIM || kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE) &&
