@@ -16,7 +16,7 @@
 #include <yaml.h>
 
 #include "base/buf.h"
-#include "read_yaml.h"
+#include "yaml_resolve.h"
 
 #define MAX_SEGS (DRA_MAX_DEPTH + 2)
 

@@ -1,0 +1,156 @@
+/* How go-yaml v2 (which sigs.k8s.io/yaml uses) resolves a plain scalar:
+ * the YAML reader's values and the field lookups' number texts. */
+#include "yaml_resolve.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+
+static bool all_digits(const char *s, const char *digits)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!strchr(digits, *s))
+            return false;
+    return true;
+}
+
+static bool is_one_of(const char *s, const char *const *words)
+{
+    for (; *words; words++)
+        if (strcmp(s, *words) == 0)
+            return true;
+    return false;
+}
+
+static const char *const yaml_true[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", NULL};
+/* clang-format off */
+static const char *const yaml_false[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", NULL};
+/* clang-format on */
+static const char *const yaml_null[] = {"", "~", "null", "Null", "NULL", NULL};
+/* clang-format off */
+static const char *const yaml_special_float[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+                                                 "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL};
+/* clang-format on */
+
+/* Go's rule for underscores in a number (strconv underscoreOK): each one
+ * has a digit on both sides. */
+static bool underscores_between_digits(const char *s)
+{
+    for (const char *p = strchr(s, '_'); p; p = strchr(p + 1, '_'))
+        if (p == s || !isdigit((unsigned char)p[-1]) || !isdigit((unsigned char)p[1]))
+            return false;
+    return true;
+}
+
+/* dra_yaml_resolve_plain; *big (when not NULL) is set to the value of an
+ * unsigned integer past int64, which go-yaml keeps as a uint64 with all its
+ * digits (resolve.go: strconv.ParseUint, no sign allowed), and to 0
+ * otherwise. */
+static json_t *resolve_plain(const char *s, bool *special, unsigned long long *big)
+{
+    *special = false;
+    if (big)
+        *big = 0;
+    char c = s[0];
+    /* only these first characters can start a null, a boolean or a number */
+    if (c && !strchr("~nNyYtTfFoO.+-0123456789", c))
+        return json_string(s);
+    if (is_one_of(s, yaml_null))
+        return json_null();
+    if (is_one_of(s, yaml_true))
+        return json_true();
+    if (is_one_of(s, yaml_false))
+        return json_false();
+    if (is_one_of(s, yaml_special_float)) {
+        *special = true;
+        return NULL;
+    }
+    if (!(isdigit((unsigned char)c) || c == '-' || c == '+' || c == '.'))
+        return json_string(s);
+    if (c == '.' && !underscores_between_digits(s))
+        return json_string(s); /* '.' goes to strconv.ParseFloat as written */
+    /* numbers: underscores are ignored, as go-yaml v2 does */
+    char tmp[128];
+    size_t n = 0;
+    for (const char *p = s; *p && n + 1 < sizeof tmp; p++)
+        if (*p != '_')
+            tmp[n++] = *p;
+    if (strlen(s) >= sizeof tmp)
+        return json_string(s);
+    tmp[n] = '\0';
+    const char *body = tmp + (tmp[0] == '-' || tmp[0] == '+');
+    bool neg = tmp[0] == '-';
+    int base = 10;
+    const char *digits = body;
+    if (body[0] == '0' && (body[1] == 'x' || body[1] == 'X') && all_digits(body + 2, "0123456789abcdefABCDEF"))
+        base = 16, digits = body + 2;
+    else if (body[0] == '0' && (body[1] == 'o' || body[1] == 'O') && all_digits(body + 2, "01234567"))
+        base = 8, digits = body + 2;
+    else if (body[0] == '0' && (body[1] == 'b' || body[1] == 'B') && all_digits(body + 2, "01"))
+        base = 2, digits = body + 2;
+    else if (body[0] == '0' && body[1] && all_digits(body + 1, "01234567"))
+        base = 8, digits = body + 1;
+    else if (!all_digits(body, "0123456789"))
+        base = 0;
+    if (base) {
+        errno = 0;
+        unsigned long long u = strtoull(digits, NULL, base);
+        if (errno == 0 && (neg ? u <= (unsigned long long)INT64_MAX + 1 : u <= (unsigned long long)INT64_MAX))
+            return json_integer(neg ? (json_int_t)(0 - u) : (json_int_t)u);
+        if (errno == 0 && tmp[0] != '-' && tmp[0] != '+') {
+            /* a uint64: a number, its digits kept in the text
+             * (dra_obj_field_literal) */
+            if (big)
+                *big = u;
+            return json_real((double)u);
+        }
+        /* too large for int64: fall through to a float, as go-yaml does */
+    }
+    /* float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
+    const char *p = body;
+    bool mant = false;
+    while (isdigit((unsigned char)*p))
+        p++, mant = true;
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p))
+            p++, mant = true;
+    }
+    if (!mant)
+        return json_string(s);
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '-' || *p == '+')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return json_string(s);
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p)
+        return json_string(s);
+    double d = strtod(tmp, NULL);
+    if (!isfinite(d)) /* go-yaml v2 (resolve.go): a float ParseFloat refuses is a string */
+        return json_string(s);
+    return json_real(d);
+}
+
+json_t *dra_yaml_resolve_plain(const char *s, bool *special)
+{
+    return resolve_plain(s, special, NULL);
+}
+
+char *dra_yaml_plain_big_uint(const char *s)
+{
+    bool special;
+    unsigned long long big;
+    json_decref(resolve_plain(s, &special, &big));
+    return big ? dra_xasprintf("%llu", big) : NULL;
+}

@@ -1,0 +1,19 @@
+/* Private to src/common/io/: go-yaml v2's resolution of plain scalars
+ * (yaml_resolve.c). */
+#ifndef DRA_IO_YAML_RESOLVE_H
+#define DRA_IO_YAML_RESOLVE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* How a plain scalar resolves (go-yaml v2 rules, which sigs.k8s.io/yaml
+ * uses): a new JSON value, or NULL with *special set for .inf/.nan (the
+ * writer quotes a string that would not read back as itself). */
+json_t *dra_yaml_resolve_plain(const char *s, bool *special);
+/* The decimal digits of a plain scalar that resolves to an unsigned integer
+ * past int64 (kept as a uint64 by go-yaml, so as a JSON number with all its
+ * digits: "0x8000000000000000" is "9223372036854775808"); the reader holds
+ * it as a real.  NULL for any other scalar.  Caller frees. */
+char *dra_yaml_plain_big_uint(const char *s);
+
+#endif
