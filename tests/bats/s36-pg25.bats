@@ -71,6 +71,8 @@ setup() {
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$P/group.yaml"
     assert_success
     [[ $stderr == *"group.yaml:44 (document 5): Pod/default/loader: spec.schedulingGroup: field dropped: the GenericWorkload feature gate is disabled (the API server drops it from a new pod, not from a stored one): the pod is not a member of PodGroup train"* ]]
+    # storage_scheduling.go: no podgroups storage without the gate
+    [[ $stderr == *'group.yaml:7: PodGroup/default/train: kind: no matches for kind "PodGroup" in version "scheduling.k8s.io/v1beta1": the API server serves PodGroups only with the GenericWorkload feature gate on, and it is off'* ]]
     run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates GenericWorkload=true "$P/group.yaml"
     assert_success
     [[ -z $stderr ]]
