@@ -282,6 +282,38 @@ static const newer newer_fields[] = {
 };
 /* clang-format on */
 
+/* The kinds of the tables a release after the oldest one known began to
+ * serve in a version: an older release's API server has no such kind there,
+ * and kubectl finds no match for it.  k8s.io/api v0.36.3 registers
+ * DeviceTaintRule in resource/v1alpha3 and resource/v1beta2 only, PodGroup
+ * in scheduling/v1alpha2 only; v0.37.2 adds them to resource/v1,
+ * scheduling/v1beta1 and scheduling/v1alpha3 (register.go of each). */
+typedef struct served {
+    dra_kind kind;
+    dra_apiver ver;
+    int since; /* dra_release */
+} served;
+/* clang-format off */
+static const served newer_kinds[] = {
+    {DRA_KIND_DEVICE_TAINT_RULE, DRA_APIVER_RESOURCE_V1, DRA_RELEASE_1_37},
+    {DRA_KIND_POD_GROUP, DRA_APIVER_SCHEDULING_V1BETA1, DRA_RELEASE_1_37},
+    {DRA_KIND_POD_GROUP, DRA_APIVER_SCHEDULING_V1ALPHA3, DRA_RELEASE_1_37},
+    {DRA_KIND_UNKNOWN, DRA_APIVER_UNKNOWN, 0},
+};
+/* clang-format on */
+
+/* meta.NoKindMatchError, as for a kind no release serves (kinds.c), when
+ * release does not serve this one yet; NULL otherwise. */
+static dra_err *unserved_kind(dra_kind kind, dra_apiver ver, int release)
+{
+    for (const served *s = newer_kinds; release && s->kind; s++)
+        if (s->kind == kind && s->ver == ver && release < s->since)
+            return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "no matches for kind \"%s\" in version \"%s\"",
+                                             dra_kind_name(kind), dra_apiver_name(ver)),
+                                 "kind");
+    return NULL;
+}
+
 static const stype *schema_of(dra_kind kind, dra_apiver ver)
 {
     bool beta1 = ver == DRA_APIVER_RESOURCE_V1BETA1;
@@ -433,6 +465,9 @@ dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_
 dra_err *dra_strict_check_release(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, int release,
                                   dra_err **warnings, const dra_obj *at)
 {
+    dra_err *unserved = unserved_kind(kind, ver, release);
+    if (unserved)
+        return unserved;
     const stype *t = schema_of(kind, ver);
     if (!t)
         return NULL;

@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# dra-slice validate --kubernetes-version 1.36 answers as a 1.36 API server
+# does (tests/upstream/validate against k8s.io/kubernetes v1.36.3): the kinds
+# it serves, the wording of its handwritten validation.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    unset DRA_KUBERNETES_VERSION
+}
+
+RULE=$'apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: drain}
+spec:
+  deviceSelector: {driver: gpu.example.com}
+  taint: {key: example.com/maintenance, effect: NoSchedule}'
+
+GROUP=$'apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: gang, namespace: ns}
+spec:
+  schedulingPolicy:
+    gang: {minCount: 2}'
+
+@test "validate 1.36: no DeviceTaintRule in resource.k8s.io/v1, and nothing else is said of it" {
+    validates "$RULE" --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:2: DeviceTaintRule/drain: kind: no matches for kind \"DeviceTaintRule\" in version \"resource.k8s.io/v1\""
+    # even with an unknown field and an invalid name
+    validates "${RULE/name: drain/name: Drain, bogus: 1}" --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:2: DeviceTaintRule/Drain: kind: no matches for kind \"DeviceTaintRule\" in version \"resource.k8s.io/v1\""
+    # v1beta2 and v1alpha3 serve it in 1.36; 1.37 serves v1 too
+    validates "${RULE/resource.k8s.io\/v1/resource.k8s.io/v1beta2}" --kubernetes-version 1.36
+    assert_success
+    validates "$RULE" --kubernetes-version 1.37
+    assert_success
+}
+
+@test "validate 1.36: no PodGroup in scheduling.k8s.io/v1beta1 or v1alpha3" {
+    validates "$GROUP" --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:2: PodGroup/ns/gang: kind: no matches for kind \"PodGroup\" in version \"scheduling.k8s.io/v1beta1\""
+    validates "${GROUP/v1beta1/v1alpha3}" --kubernetes-version 1.36 --feature-gates GenericWorkload=true
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:2: PodGroup/ns/gang: kind: no matches for kind \"PodGroup\" in version \"scheduling.k8s.io/v1alpha3\""
+}
