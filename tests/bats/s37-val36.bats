@@ -46,3 +46,50 @@ spec:
     assert_failure 2
     assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:2: PodGroup/ns/gang: kind: no matches for kind \"PodGroup\" in version \"scheduling.k8s.io/v1alpha3\""
 }
+
+@test "validate 1.36: a duplicated request, subrequest, counter set or consumption names its key" {
+    validates $'apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly: {deviceClassName: gpu}
+    - name: r
+      firstAvailable:
+      - {name: s, deviceClassName: gpu}
+      - {name: s, deviceClassName: gpu}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: a.b
+  pool: {name: p, resourceSliceCount: 1}
+  allNodes: true
+  sharedCounters:
+  - {name: cs, counters: {mem: {value: "1"}}}
+  - {name: cs, counters: {mem: {value: "1"}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: t}
+spec:
+  driver: a.b
+  pool: {name: p, resourceSliceCount: 1}
+  allNodes: true
+  devices:
+  - name: d
+    consumesCounters:
+    - {counterSet: cs, counters: {mem: {value: "1"}}}
+    - {counterSet: cs, counters: {mem: {value: "1"}}}' --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:12: ResourceClaim/ns/c: spec.devices.requests[1].firstAvailable[1]: Duplicate value: \"s\"
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:9: ResourceClaim/ns/c: spec.devices.requests[1]: Duplicate value: \"r\"
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:23 (document 2): ResourceSlice/s: spec.sharedCounters[1]: Duplicate value: \"cs\"
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:36 (document 3): ResourceSlice/t: spec.devices[0].consumesCounters[1]: Duplicate value: \"cs\""
+    # 1.37's declarative uniqueness reports the whole item
+    validates "$(cat "$BATS_TEST_TMPDIR/doc.yaml")" --kubernetes-version 1.37
+    [[ $stderr == *'spec.devices.requests[1]: Duplicate value: {"name":"r","firstAvailable":'* ]]
+}

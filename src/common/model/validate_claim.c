@@ -100,9 +100,13 @@ static void v_request_refs(vctx *v, const json_t *parent, const json_t *requests
 
 /* Items of arr with the name of an earlier item: the name is the value
  * reported, or, with a go_type (>= 0), the whole item as Go renders it (the
- * declarative listType=map check the API server enforces). */
+ * declarative listType=map check the API server enforces from 1.37 on; 1.36
+ * reports validateSet's key, the name, v1.36.3 pkg/apis/resource/validation/
+ * validation.go validateDeviceClaim and validateDeviceRequest). */
 static void v_unique_names(vctx *v, const json_t *arr, int go_type)
 {
+    if (dra_vrelease(v) <= DRA_RELEASE_1_36)
+        go_type = -1;
     size_t n = alen(arr);
     for (size_t i = 1; i < n; i++) {
         const json_t *a = json_object_get(json_array_get(arr, i), "name");

@@ -613,9 +613,13 @@ static int ukey_cmp(const void *pa, const void *pb)
 }
 
 /* go_type >= 0: the whole item is the value reported, as Go renders it
- * (the declarative listType=map check the API server enforces). */
+ * (the declarative listType=map check the API server enforces from 1.37
+ * on; 1.36 reports validateSet's key, v1.36.3 pkg/apis/resource/validation/
+ * validation.go validateResourceSliceSpec and validateDevice). */
 static void v_unique_key(vctx *v, const json_t *arr, const char *key, int go_type)
 {
+    if (dra_vrelease(v) <= DRA_RELEASE_1_36)
+        go_type = -1;
     size_t n = alen(arr), m = 0;
     if (n < 2)
         return;
