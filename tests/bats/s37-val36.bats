@@ -93,3 +93,17 @@ dra-slice: $BATS_TEST_TMPDIR/doc.yaml:36 (document 3): ResourceSlice/t: spec.dev
     validates "$(cat "$BATS_TEST_TMPDIR/doc.yaml")" --kubernetes-version 1.37
     [[ $stderr == *'spec.devices.requests[1]: Duplicate value: {"name":"r","firstAvailable":'* ]]
 }
+
+@test "validate 1.36: an owner reference's problems are at metadata.ownerReferences, each an Invalid value" {
+    OWNED='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns","ownerReferences":[{"apiVersion":"a/b/c","kind":"","name":"n","uid":""},{"apiVersion":"v1","kind":"Event","name":"e","uid":"u"}]},"spec":{}}'
+    validates "$OWNED" --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.json:1: ResourceClaim/ns/c: metadata.ownerReferences.apiVersion: Invalid value: \"a/b/c\": version must not be empty
+dra-slice: $BATS_TEST_TMPDIR/doc.json:1: ResourceClaim/ns/c: metadata.ownerReferences.kind: Invalid value: \"\": must not be empty
+dra-slice: $BATS_TEST_TMPDIR/doc.json:1: ResourceClaim/ns/c: metadata.ownerReferences.uid: Invalid value: \"\": must not be empty
+dra-slice: $BATS_TEST_TMPDIR/doc.json:1: ResourceClaim/ns/c: metadata.ownerReferences: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Event\",\"name\":\"e\",\"uid\":\"u\"}: /v1, Kind=Event is disallowed from being an owner"
+    # 1.37: at each index, a missing field Required
+    validates "$OWNED" --kubernetes-version 1.37
+    [[ $stderr == *'metadata.ownerReferences[0].kind: Required value: must not be empty'* ]]
+    [[ $stderr == *'metadata.ownerReferences[0].apiVersion: Invalid value: "a/b/c": must be <group>/<version> or <version>'* ]]
+}

@@ -604,10 +604,59 @@ static json_t *owner_ref_go(const json_t *ref)
     return o;
 }
 
+/* One reference's problems (validateOwnerReference, k8s.io/apimachinery
+ * pkg/api/validation/objectmeta.go), at the path v is at. */
+static void v_owner_reference(vctx *v, const json_t *ref, const char *av, const char *kind, const char *name,
+                              const char *uid)
+{
+    /* 1.36 reports each empty field as Invalid "must not be empty", and an
+     * apiVersion schema.FromAPIVersionAndKind finds no version in (also
+     * one that does not parse) as "version must not be empty" (v0.36.3);
+     * 1.37 as Required, and an unparsable one as such (v0.37.2); 1.38
+     * enforces OwnerReference's declarative (beta) RequiredValue in place
+     * of the handwritten "must not be empty" (v0.38.0-beta.0
+     * pkg/apis/meta/v1/validation zz_generated.validations.go
+     * Validate_OwnerReference) */
+    bool v136 = dra_vrelease(v) <= DRA_RELEASE_1_36;
+    const char *owner_detail = dra_vrelease(v) >= DRA_RELEASE_1_38 ? "" : "must not be empty";
+    /* schema.ParseGroupVersion: "" and "/" are empty, "v" a version, "g/v"
+     * a group and a version, more slashes an error */
+    const char *slash = strchr(av, '/');
+    bool parses = !slash || !strchr(slash + 1, '/');
+    bool legacy_v1 = strcmp(av, "v1") == 0 || strcmp(av, "/v1") == 0;
+    bool has_version = *av && strcmp(av, "/") != 0 && (slash ? slash[1] != '\0' : true);
+    const char *const fields[] = {"kind", "name", "uid"};
+    const char *const values[] = {kind, name, uid};
+    if (v136 && (!parses || !has_version))
+        V_CHILD(v, "apiVersion") dra_ferr_invalid_str(&v->errs, VP(v), av, strlen(av), "version must not be empty");
+    else if (!*av)
+        V_CHILD(v, "apiVersion") dra_ferr_required(&v->errs, VP(v), owner_detail);
+    else if (!parses || !has_version)
+        V_CHILD(v, "apiVersion")
+    dra_ferr_invalid_str(&v->errs, VP(v), av, strlen(av), "must be <group>/<version> or <version>");
+    for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
+        if (*values[f])
+            continue;
+        if (v136)
+            V_CHILD(v, fields[f]) dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "must not be empty");
+        else
+            V_CHILD(v, fields[f]) dra_ferr_required(&v->errs, VP(v), owner_detail);
+    }
+    if (parses && legacy_v1 && strcmp(kind, "Event") == 0) {
+        json_t *go = owner_ref_go(ref);
+        char *r = dra_vjson(go);
+        dra_ferr_invalid_raw(&v->errs, VP(v), r, "/v1, Kind=Event is disallowed from being an owner");
+        free(r);
+        json_decref(go);
+    }
+}
+
 /* ValidateOwnerReferences (k8s.io/apimachinery v0.37.2
  * pkg/api/validation/objectmeta.go): each reference's problems at its
  * index, "Required value: must not be empty" for a missing name; a second
- * controller at metadata.ownerReferences itself, with the whole list. */
+ * controller at metadata.ownerReferences itself, with the whole list.
+ * 1.36 (v0.36.3) reports each reference's problems at
+ * metadata.ownerReferences itself too, without the index. */
 static void v_owner_references(vctx *v, const json_t *meta)
 {
     const json_t *refs = json_object_get(meta, "ownerReferences");
@@ -625,40 +674,12 @@ static void v_owner_references(vctx *v, const json_t *meta)
             const char *kind = json_string_value(json_object_get(ref, "kind"));
             const char *name = json_string_value(json_object_get(ref, "name"));
             const char *uid = json_string_value(json_object_get(ref, "uid"));
-            /* 1.38 enforces OwnerReference's declarative (beta) RequiredValue
-             * in place of the handwritten "must not be empty"
-             * (k8s.io/apimachinery v0.38.0-beta.0 pkg/apis/meta/v1/validation
-             * zz_generated.validations.go Validate_OwnerReference) */
-            const char *owner_detail = dra_vrelease(v) >= DRA_RELEASE_1_38 ? "" : "must not be empty";
             av = av ? av : "";
             kind = kind ? kind : "";
-            /* schema.ParseGroupVersion: "" and "/" are empty, "v" a
-             * version, "g/v" a group and a version, more slashes an error */
-            const char *slash = strchr(av, '/');
-            bool parses = !slash || !strchr(slash + 1, '/');
-            bool legacy_v1 = strcmp(av, "v1") == 0 || strcmp(av, "/v1") == 0;
-            bool has_version = *av && strcmp(av, "/") != 0 && (slash ? slash[1] != '\0' : true);
-            V_INDEX(v, i)
-            {
-                if (!*av)
-                    V_CHILD(v, "apiVersion") dra_ferr_required(&v->errs, VP(v), owner_detail);
-                else if (!parses || !has_version)
-                    V_CHILD(v, "apiVersion")
-                dra_ferr_invalid_str(&v->errs, VP(v), av, strlen(av), "must be <group>/<version> or <version>");
-                if (!*kind)
-                    V_CHILD(v, "kind") dra_ferr_required(&v->errs, VP(v), owner_detail);
-                if (!name || !*name)
-                    V_CHILD(v, "name") dra_ferr_required(&v->errs, VP(v), owner_detail);
-                if (!uid || !*uid)
-                    V_CHILD(v, "uid") dra_ferr_required(&v->errs, VP(v), owner_detail);
-                if (parses && legacy_v1 && strcmp(kind, "Event") == 0) {
-                    json_t *go = owner_ref_go(ref);
-                    char *r = dra_vjson(go);
-                    dra_ferr_invalid_raw(&v->errs, VP(v), r, "/v1, Kind=Event is disallowed from being an owner");
-                    free(r);
-                    json_decref(go);
-                }
-            }
+            if (dra_vrelease(v) <= DRA_RELEASE_1_36)
+                v_owner_reference(v, ref, av, kind, name ? name : "", uid ? uid : "");
+            else
+                V_INDEX(v, i) v_owner_reference(v, ref, av, kind, name ? name : "", uid ? uid : "");
             if (json_is_true(json_object_get(ref, "controller"))) {
                 char *cur = dra_xasprintf("%s/%s", kind, name ? name : "");
                 if (first_controller) {
