@@ -107,3 +107,38 @@ dra-slice: $BATS_TEST_TMPDIR/doc.json:1: ResourceClaim/ns/c: metadata.ownerRefer
     [[ $stderr == *'metadata.ownerReferences[0].kind: Required value: must not be empty'* ]]
     [[ $stderr == *'metadata.ownerReferences[0].apiVersion: Invalid value: "a/b/c": must be <group>/<version> or <version>'* ]]
 }
+
+@test "validate 1.36: nothing of the devices past their limit, and v1beta1 errors at the internal paths" {
+    local devices='{"name":"d0"}' i
+    for ((i = 1; i < 128; i++)); do devices+=",{\"name\":\"d$i\"}"; done
+    devices+=',{"name":"d128","taints":[{"key":"a.b/k"}]}'
+    BIG='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"a.b","pool":{"name":"p","resourceSliceCount":1},"allNodes":true,"devices":['"$devices"']}}'
+    validates "$BIG" --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.json:1: ResourceSlice/s: spec.devices: Too many: 129: must have at most 64 items"
+    # 1.37 runs the declarative rules on every device
+    validates "$BIG" --kubernetes-version 1.37
+    [[ $stderr == *'spec.devices[128].taints[0].effect: Required value' ]]
+    validates $'apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: a.b
+  pool: {name: p, resourceSliceCount: 1}
+  allNodes: true
+  devices:
+  - name: d
+    basic:
+      taints: [{key: a.b/k}]
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - {name: r, deviceClassName: gpu, allocationMode: Some}' --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:11: ResourceSlice/s: spec.devices[0].taints[0].effect: Required value
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:19 (document 2): ResourceClaim/ns/c: spec.devices.requests[0].exactly.allocationMode: Unsupported value: \"Some\": supported values: \"All\", \"ExactCount\""
+}

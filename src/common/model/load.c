@@ -304,10 +304,10 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         vo.src = o;
         e = dra_err_append(admin, dra_validate(obj, kind, &vo));
         if (e && kind == DRA_KIND_RESOURCE_SLICE && ver == DRA_APIVER_RESOURCE_V1BETA1)
-            dra_validate_slice_v1beta1_paths(e);
+            dra_validate_slice_v1beta1_paths(e, opts->validate.features);
         if (e && (kind == DRA_KIND_RESOURCE_CLAIM || kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE) &&
             ver == DRA_APIVER_RESOURCE_V1BETA1)
-            dra_validate_claim_v1beta1_paths(e, obj, kind);
+            dra_validate_claim_v1beta1_paths(e, obj, kind, opts->validate.features);
         /* Then the object is what the API server would store: without the
          * fields of disabled features (dra_validate checked it so), each
          * drop said in a warning.  Stored objects (no_validate, checked)

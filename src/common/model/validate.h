@@ -120,14 +120,16 @@ DRA_MUST_USE dra_err *dra_validate_resource_slice(const json_t *obj, const dra_v
 /* A resource.k8s.io/v1beta1 slice's errors, found on its v1 form: the API
  * server runs the declarative rules on the v1beta1 object, so their errors
  * name a device's fields under `basic` (spec.devices[i].basic.taints...);
- * the chain's fields are rewritten in place. */
-void dra_validate_slice_v1beta1_paths(dra_err *errs);
+ * the chain's fields are rewritten in place.  Not for 1.36 (features' release),
+ * whose API server reports the handwritten rules' errors, on the internal
+ * object, instead. */
+void dra_validate_slice_v1beta1_paths(dra_err *errs, const dra_features *features);
 /* The same for a resource.k8s.io/v1beta1 claim or claim template (obj, its
  * v1 form, kind): the declarative rules' errors under a request's `exactly`
  * name the field at the request's level (spec.devices.requests[i].
  * allocationMode), and a duplicate request is written as v1beta1 writes
- * it. */
-void dra_validate_claim_v1beta1_paths(dra_err *errs, const json_t *obj, dra_kind kind);
+ * it (from 1.37 on, as above). */
+void dra_validate_claim_v1beta1_paths(dra_err *errs, const json_t *obj, dra_kind kind, const dra_features *features);
 DRA_MUST_USE dra_err *dra_validate_resource_claim(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_resource_claim_template(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_device_taint_rule(const json_t *obj, const dra_validate_opts *opts);

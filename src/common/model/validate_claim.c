@@ -830,8 +830,10 @@ static bool declarative_request_error(const char *rel, const char *msg)
     return false;
 }
 
-void dra_validate_claim_v1beta1_paths(dra_err *errs, const json_t *obj, dra_kind kind)
+void dra_validate_claim_v1beta1_paths(dra_err *errs, const json_t *obj, dra_kind kind, const dra_features *features)
 {
+    if (dra_features_release_of(features) <= DRA_RELEASE_1_36)
+        return;
     const char *pre =
         kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE ? "spec.spec.devices.requests[" : "spec.devices.requests[";
     const json_t *spec = json_object_get(obj, "spec");
