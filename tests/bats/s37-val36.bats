@@ -142,3 +142,56 @@ spec:
     assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:11: ResourceSlice/s: spec.devices[0].taints[0].effect: Required value
 dra-slice: $BATS_TEST_TMPDIR/doc.yaml:19 (document 2): ResourceClaim/ns/c: spec.devices.requests[0].exactly.allocationMode: Unsupported value: \"Some\": supported values: \"All\", \"ExactCount\""
 }
+
+@test "validate 1.36: names in validation.go's formats, not the declarative ones" {
+    local L64 L254
+    L64=$(printf 'a%.0s' {1..64})
+    L254=$(printf 'b%.0s' {1..254})
+    validates "apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: c}
+spec:
+  extendedResourceName: requests.example.com/gpu
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: r
+      firstAvailable:
+      - {name: s, deviceClassName: $L254}
+    constraints:
+    - {matchAttribute: a.b/}
+    config:
+    - opaque: {driver: -$L64, parameters: {}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r/s, driver: -a, pool: a/, device: d}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: a.b
+  pool: {name: p, resourceSliceCount: 1}
+  allNodes: true
+  sharedCounters:
+  - {name: $L64, counters: {mem: {value: \"1\"}}}" --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.yaml:5: DeviceClass/c: spec.extendedResourceName: Invalid value: \"requests.example.com/gpu\": must be a valid extended resource name
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:15 (document 2): ResourceClaim/ns/c: spec.devices.requests[0].firstAvailable[0].deviceClassName: Invalid value: \"$L254\": must be no more than 253 characters
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:17 (document 2): ResourceClaim/ns/c: spec.devices.constraints[0].matchAttribute: Invalid value: \"\": the name must not be empty
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:19 (document 2): ResourceClaim/ns/c: spec.devices.config[0].opaque.driver: Too long: may not be more than 63 bytes
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:19 (document 2): ResourceClaim/ns/c: spec.devices.config[0].opaque.driver: Invalid value: \"-$L64\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:24 (document 2): ResourceClaim/ns/c: status.allocation.devices.results[0].driver: Invalid value: \"-a\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:24 (document 2): ResourceClaim/ns/c: status.allocation.devices.results[0].pool: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+dra-slice: $BATS_TEST_TMPDIR/doc.yaml:34 (document 3): ResourceSlice/s: spec.sharedCounters[0].name: Invalid value: \"$L64\": must be no more than 63 characters"
+    # 1.37: the declarative formats
+    validates "$(cat "$BATS_TEST_TMPDIR/doc.yaml")" --kubernetes-version 1.37
+    [[ $stderr == *'spec.sharedCounters[0].name: Invalid value: "'$L64'": must be no more than 63 bytes'* ]]
+    [[ $stderr == *'status.allocation.devices.results[0].pool: Invalid value: "a/": segment 1: must not be empty'* ]]
+}

@@ -150,10 +150,13 @@ static void v_allocation_mode(vctx *v, const json_t *r)
     }
 }
 
-/* A subrequest's class name has the declarative k8s-long-name format. */
+/* A subrequest's class name has the declarative k8s-long-name format
+ * from 1.37 on; 1.36 reports validateDeviceClassName's
+ * (ValidateDNS1123Subdomain, v1.36.3 validation.go). */
 static void v_device_class_ref(vctx *v, const json_t *r, bool sub)
 {
-    dra_v_required_str(v, r, "deviceClassName", sub ? dra_check_long_name : dra_check_dns1123_subdomain);
+    bool declarative = sub && dra_vrelease(v) >= DRA_RELEASE_1_37;
+    dra_v_required_str(v, r, "deviceClassName", declarative ? dra_check_long_name : dra_check_dns1123_subdomain);
 }
 
 /* obj[key]: names mapping to quantities (capacity requests, consumed
@@ -208,9 +211,12 @@ static void v_capacity_requests(vctx *v, const json_t *r)
 }
 
 /* The k8s-resource-fully-qualified-name format of the release: 1.38's
- * reports a name with more than one slash (strfmt.go). */
+ * reports a name with more than one slash (strfmt.go); 1.36 reports
+ * validation.go's validateFullyQualifiedName (v1.36.3) instead. */
 static vcheck_fn resource_fqn_check(const vctx *v)
 {
+    if (dra_vrelease(v) <= DRA_RELEASE_1_36)
+        return dra_check_fully_qualified_name;
     return dra_vrelease(v) >= DRA_RELEASE_1_38 ? dra_check_resource_fully_qualified_name_one_slash
                                                : dra_check_resource_fully_qualified_name;
 }
@@ -489,9 +495,11 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     dra_vstr(v, r, "request", &s, &len);
     V_CHILD(v, "request") v_request_ref(v, requests, s, len);
     /* declarative formats of DeviceRequestAllocationResult: the driver
-     * k8s-long-name-caseless, the pool k8s-resource-pool-name */
-    dra_vstr_check(v, r, "driver", dra_check_driver_name_caseless);
-    dra_v_required_str(v, r, "pool", dra_check_pool_name_segments);
+     * k8s-long-name-caseless, the pool k8s-resource-pool-name; 1.36's are
+     * validation.go's validateDriverName and validatePoolName (v1.36.3) */
+    bool v136 = dra_vrelease(v) <= DRA_RELEASE_1_36;
+    dra_vstr_check(v, r, "driver", v136 ? dra_check_driver_name : dra_check_driver_name_caseless);
+    dra_v_required_str(v, r, "pool", v136 ? dra_check_pool_name : dra_check_pool_name_segments);
     dra_vstr_check(v, r, "device", dra_check_dns1123_label);
     dra_v_binding_parameters(v, r);
     const json_t *tols;

@@ -35,9 +35,17 @@ dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *o
         }
         const char *s;
         size_t len;
-        /* the declarative k8s-extended-resource-name format */
-        if (dra_vstr(&v, spec, "extendedResourceName", &s, &len))
-            V_CHILD(&v, "extendedResourceName") dra_vcheck(&v, dra_check_extended_resource_name, s, len);
+        /* the declarative k8s-extended-resource-name format; 1.36 reports
+         * validation.go's one Invalid (v1.36.3 validateDeviceClassSpec) */
+        if (dra_vstr(&v, spec, "extendedResourceName", &s, &len)) {
+            V_CHILD(&v, "extendedResourceName")
+            {
+                if (dra_vrelease(&v) >= DRA_RELEASE_1_37)
+                    dra_vcheck(&v, dra_check_extended_resource_name, s, len);
+                else if (!dra_v_is_extended_resource_name(s, len))
+                    dra_ferr_invalid_str(&v.errs, VP(&v), s, len, "must be a valid extended resource name");
+            }
+        }
     }
     return dra_vctx_finish(&v);
 }

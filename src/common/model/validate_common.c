@@ -1155,8 +1155,10 @@ void dra_v_device_configuration(vctx *v, const json_t *cfg)
     }
     V_CHILD(v, "opaque")
     {
-        /* declarative k8s-long-name-caseless (OpaqueDeviceConfiguration.Driver) */
-        dra_vstr_check(v, opaque, "driver", dra_check_driver_name_caseless);
+        /* declarative k8s-long-name-caseless (OpaqueDeviceConfiguration.Driver);
+         * 1.36's validateDriverName (v1.36.3 validation.go) */
+        dra_vstr_check(v, opaque, "driver",
+                       dra_vrelease(v) <= DRA_RELEASE_1_36 ? dra_check_driver_name : dra_check_driver_name_caseless);
         V_CHILD(v, "parameters")
         dra_v_raw_extension(v, dra_vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
     }

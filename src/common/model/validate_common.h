@@ -216,6 +216,11 @@ typedef enum {
 } dra_go_type;
 char *dra_v_go_json(const json_t *value, dra_go_type t);
 
+/* v1helper.IsExtendedResourceName (pkg/apis/core/v1/helper/helpers.go):
+ * not native (a '/', no "kubernetes.io/"), no "requests." prefix, and a
+ * qualified name after one (validate_quota.c). */
+bool dra_v_is_extended_resource_name(const char *s, size_t len);
+
 /* Per-kind spec validators used across files. */
 void dra_v_claim_spec(vctx *v, const json_t *spec); /* at current path ("spec" or "spec.spec") */
 void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status); /* at "status" */

@@ -76,19 +76,21 @@ static bool native(const char *s, size_t len)
 {
     return !memchr(s, '/', len) || memmem(s, len, "kubernetes.io/", 14) != NULL;
 }
-static bool integer_name(const char *s, size_t len)
+bool dra_v_is_extended_resource_name(const char *s, size_t len)
 {
-    static const char *const integer[] = {
-        "pods",       "resourcequotas",         "services",           "replicationcontrollers", "secrets",
-        "configmaps", "persistentvolumeclaims", "services.nodeports", "services.loadbalancers", NULL};
-    if (in_set(s, len, integer))
-        return true;
     if (native(s, len) || has_prefix(s, len, "requests."))
         return false;
     char *q = dra_xasprintf("requests.%.*s", (int)len, s);
     bool ok = qualified_name(q, len + 9);
     free(q);
     return ok;
+}
+static bool integer_name(const char *s, size_t len)
+{
+    static const char *const integer[] = {
+        "pods",       "resourcequotas",         "services",           "replicationcontrollers", "secrets",
+        "configmaps", "persistentvolumeclaims", "services.nodeports", "services.loadbalancers", NULL};
+    return in_set(s, len, integer) || dra_v_is_extended_resource_name(s, len);
 }
 
 /* ValidateResourceQuotaResourceName, then ValidateResourceQuantityValue, at the current path */

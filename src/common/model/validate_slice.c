@@ -532,11 +532,12 @@ static void v_named_counters(vctx *v, const json_t *o, const char *name_key, siz
     dra_vstr(v, o, name_key, &s, &len);
     V_CHILD(v, name_key)
     {
-        /* declarative k8s-short-name (CounterSet.Name, DeviceCounterConsumption.CounterSet) */
+        /* declarative k8s-short-name (CounterSet.Name, DeviceCounterConsumption.CounterSet);
+         * 1.36's validateCounterName, ValidateDNS1123Label (v1.36.3 validation.go) */
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            dra_vcheck(v, dra_check_short_name, s, len);
+            dra_vcheck(v, dra_vrelease(v) <= DRA_RELEASE_1_36 ? dra_check_dns1123_label : dra_check_short_name, s, len);
     }
     const json_t *counters = NULL;
     dra_vobj(v, o, "counters", &counters);
