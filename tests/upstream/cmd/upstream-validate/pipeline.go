@@ -275,8 +275,21 @@ func (r *run) validateAll(objs []*object) {
 		}
 	}
 	for _, o := range objs {
-		r.validate(o)
+		r.validateRecovering(o)
 	}
+}
+
+// validateRecovering validates o; a panic of upstream's code is reported
+// for o alone, as the API server's panic recovery (k8s.io/apiserver
+// pkg/server/filters WithPanicRecovery) answers that one request, and the
+// objects after it are still validated.
+func (r *run) validateRecovering(o *object) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.report(o, "", fmt.Sprintf("This request caused apiserver to panic. Look in the logs for details. (panic: %v)", p))
+		}
+	}()
+	r.validate(o)
 }
 
 func (r *run) report(o *object, path, msg string) {
