@@ -21,7 +21,7 @@ import (
 func validateCreate(ctx context.Context, obj runtime.Object, s rest.RESTCreateStrategy) field.ErrorList {
 	errs := s.Validate(ctx, obj)
 	if len(errs) > 0 {
-		return errs
+		return distinct(errs)
 	}
 	objectMeta, err := meta.Accessor(obj)
 	if err != nil {
@@ -33,7 +33,23 @@ func validateCreate(ctx context.Context, obj runtime.Object, s rest.RESTCreateSt
 // validateUpdate: the caller keeps the status errors alone, so the common
 // (metadata) fields are left out.
 func validateUpdate(ctx context.Context, obj, old runtime.Object, s rest.RESTUpdateStrategy) field.ErrorList {
-	return s.ValidateUpdate(ctx, obj, old)
+	return distinct(s.ValidateUpdate(ctx, obj, old))
+}
+
+// distinct keeps each error once: the API server's answer is one
+// aggregate of the list, and kubectl prints each distinct error of it
+// once (k8s.io/apimachinery v0.36.3 pkg/util/errors aggregate.Error), as
+// 1.37's rest.ValidateCreate and ValidateUpdate return them.
+func distinct(errs field.ErrorList) field.ErrorList {
+	seen := map[string]bool{}
+	var out field.ErrorList
+	for _, e := range errs {
+		if m := e.Error(); !seen[m] {
+			seen[m] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func pathSegment(name string, prefix bool) []string {
