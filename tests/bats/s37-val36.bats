@@ -195,3 +195,24 @@ dra-slice: $BATS_TEST_TMPDIR/doc.yaml:34 (document 3): ResourceSlice/s: spec.sha
     [[ $stderr == *'spec.sharedCounters[0].name: Invalid value: "'$L64'": must be no more than 63 bytes'* ]]
     [[ $stderr == *'status.allocation.devices.results[0].pool: Invalid value: "a/": segment 1: must not be empty'* ]]
 }
+
+@test "validate 1.36: a validRange as 1.36 checks it, and a result's tolerations unchecked" {
+    RANGE='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"a.b","pool":{"name":"p","resourceSliceCount":1},"nodeName":"n","devices":[{"name":"d","allowMultipleAllocations":true,"capacity":{"mem":{"value":"10","requestPolicy":{"default":"1","validRange":{"min":"-1","max":"7","step":"2"}}},"io":{"value":"10","requestPolicy":{"default":"9","validRange":{"min":"2","max":"8","step":"-3"}}}}}]}}'
+    validates "$RANGE" --kubernetes-version 1.36
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/doc.json:1: ResourceSlice/s: spec.devices[0].capacity[io].requestPolicy.validRange.max: Invalid value: \"9\": default is more than max: 8
+dra-slice: $BATS_TEST_TMPDIR/doc.json:1: ResourceSlice/s: spec.devices[0].capacity[io].requestPolicy.validRange.step: Invalid value: \"9\": value is not a multiple of a given step (-3) from (2)"
+    validates "$RANGE" --kubernetes-version 1.37
+    [[ $stderr == *'validRange.min: Invalid value: "-1": must be greater than or equal to 0'* ]]
+    [[ $stderr == *'validRange.step: Invalid value: "-3": must be greater than zero'* ]]
+    TOL='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}},"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"a.b","pool":"p","device":"d","tolerations":[{"key":"-bad-","operator":"Foo","effect":"Bar"}]}]}}}}'
+    validates "$TOL" --kubernetes-version 1.36
+    assert_success
+    assert_equal "$stderr" ""
+    # their types still
+    validates "${TOL/\"effect\":\"Bar\"/\"effect\":[\"x\"]}" --kubernetes-version 1.36
+    assert_failure 2
+    [[ $stderr == *'status.allocation.devices.results[0].tolerations[0].effect: Invalid value: ["x"]: must be of type string' ]]
+    validates "$TOL" --kubernetes-version 1.37
+    [[ $stderr == *'tolerations[0].operator: Unsupported value: "Foo"'* ]]
+}

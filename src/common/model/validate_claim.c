@@ -486,6 +486,20 @@ static vcheck_fn share_id_check(vctx *v)
     return dra_vrelease(v) <= DRA_RELEASE_1_36 ? check_uid_136 : dra_check_uuid;
 }
 
+/* The types of a toleration's fields alone. */
+static void v_toleration_types(vctx *v, const json_t *tol)
+{
+    static const char *const strs[] = {"key", "operator", "value", "effect"};
+    const char *s;
+    size_t len;
+    int64_t secs;
+    if (!dra_vis_obj(v, tol))
+        return;
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+        dra_vstr(v, tol, strs[i], &s, &len);
+    dra_vint(v, tol, "tolerationSeconds", &secs);
+}
+
 static void v_result(vctx *v, const json_t *r, const json_t *requests)
 {
     if (!dra_vis_obj(v, r))
@@ -502,11 +516,20 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     dra_v_required_str(v, r, "pool", v136 ? dra_check_pool_name : dra_check_pool_name_segments);
     dra_vstr_check(v, r, "device", dra_check_dns1123_label);
     dra_v_binding_parameters(v, r);
+    /* a result's tolerations: validated from 1.37 on; 1.36's
+     * validateDeviceRequestAllocationResult leaves them alone (v1.36.3
+     * validation.go), past what decoding them asks */
     const json_t *tols;
     if (dra_varr(v, r, "tolerations", &tols)) {
         V_CHILD(v, "tolerations")
         for (size_t i = 0; i < json_array_size(tols); i++)
-            V_INDEX(v, i) dra_v_toleration(v, json_array_get(tols, i));
+            V_INDEX(v, i)
+            {
+                if (v136)
+                    v_toleration_types(v, json_array_get(tols, i));
+                else
+                    dra_v_toleration(v, json_array_get(tols, i));
+            }
     }
     if (dra_vstr(v, r, "shareID", &s, &len))
         V_CHILD(v, "shareID") dra_vcheck(v, share_id_check(v), s, len);

@@ -262,8 +262,32 @@ static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity 
     }
 }
 
+/* 1.36's validateRequestPolicyRangeStep (v1.36.3 validation.go): Value()
+ * of each, the difference and the remainder in Go's wrapping int64
+ * arithmetic, any sign of step; values past int64 (whose Value() 1.36
+ * wraps too) are not checked. */
+static void v_range_step_136(vctx *v, const dra_quantity *value, const dra_quantity *min, const dra_quantity *step)
+{
+    int64_t val, mn, st;
+    if (!dra_quantity_value(value, &val) || !dra_quantity_value(min, &mn) || !dra_quantity_value(step, &st) ||
+        st == 0 || st == -1)
+        return;
+    int64_t added = (int64_t)((uint64_t)val - (uint64_t)mn);
+    if (added % st != 0) {
+        char b2[DRA_QUANTITY_STRMAX], b3[DRA_QUANTITY_STRMAX];
+        char *d = dra_xasprintf("value is not a multiple of a given step (%s) from (%s)", dra_vqstr(step, b2),
+                                dra_vqstr(min, b3));
+        V_CHILD(v, "step") inv_q(v, value, d);
+        free(d);
+    }
+}
+
 static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *cap, const json_t *range)
 {
+    /* 1.36 reports a default outside the range at min or max, and has no
+     * check of the step's sign or of int64 bounds (v1.36.3 validation.go
+     * validateRequestPolicyRange) */
+    bool v136 = dra_vrelease(v) <= DRA_RELEASE_1_36;
     char b2[DRA_QUANTITY_STRMAX];
     dra_quantity min, max, step;
     if (!dra_vis_obj(v, range))
@@ -283,7 +307,7 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
     }
     if (dra_quantity_cmp(def, &min) < 0) {
         d = dra_xasprintf("default is less than min: %s", dra_vqstr(&min, b2));
-        V_CHILD(v, "default") inv_q(v, def, d);
+        V_CHILD(v, v136 ? "min" : "default") inv_q(v, def, d);
         free(d);
     }
     if (has_max) {
@@ -299,7 +323,7 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
         }
         if (dra_quantity_cmp(def, &max) > 0) {
             d = dra_xasprintf("default is more than max: %s", dra_vqstr(&max, b2));
-            V_CHILD(v, "default") inv_q(v, def, d);
+            V_CHILD(v, v136 ? "max" : "default") inv_q(v, def, d);
             free(d);
         }
     }
@@ -323,7 +347,8 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
     }
     if (!has_step)
         return;
-    if (dra_quantity_sign(&step) <= 0) {
+    /* a step of zero: 1.36 divides by it (its API server panics) */
+    if (v136 ? dra_quantity_sign(&step) == 0 : dra_quantity_sign(&step) <= 0) {
         V_CHILD(v, "step") inv_q(v, &step, "must be greater than zero");
         return;
     }
@@ -333,6 +358,12 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
         d = dra_xasprintf("one step %s is larger than capacity value: %s", dra_vqstr(&added, b2), dra_vqstr(cap, b3));
         V_CHILD(v, "step") inv_q(v, &step, d);
         free(d);
+    }
+    if (v136) {
+        v_range_step_136(v, def, &min, &step);
+        if (has_max)
+            v_range_step_136(v, &max, &min, &step);
+        return;
     }
     if (!milli) {
         bool safe = v_int64_range(v, "default", def);
