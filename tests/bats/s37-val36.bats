@@ -9,6 +9,11 @@ setup() {
     unset DRA_KUBERNETES_VERSION
 }
 
+# slice_doc NAME: a document separator and the head of a ResourceSlice
+slice_doc() {
+    printf -- '---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: %s}\nspec:\n  driver: a.b\n  pool: {name: p, resourceSliceCount: 1}\n  allNodes: true' "$1"
+}
+
 RULE=$'apiVersion: resource.k8s.io/v1
 kind: DeviceTaintRule
 metadata: {name: drain}
@@ -59,26 +64,12 @@ spec:
     - name: r
       firstAvailable:
       - {name: s, deviceClassName: gpu}
-      - {name: s, deviceClassName: gpu}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: a.b
-  pool: {name: p, resourceSliceCount: 1}
-  allNodes: true
+      - {name: s, deviceClassName: gpu}'"
+$(slice_doc s)"$'
   sharedCounters:
   - {name: cs, counters: {mem: {value: "1"}}}
-  - {name: cs, counters: {mem: {value: "1"}}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: t}
-spec:
-  driver: a.b
-  pool: {name: p, resourceSliceCount: 1}
-  allNodes: true
+  - {name: cs, counters: {mem: {value: "1"}}}'"
+$(slice_doc t)"$'
   devices:
   - name: d
     consumesCounters:
@@ -171,14 +162,7 @@ status:
     devices:
       results:
       - {request: r/s, driver: -a, pool: a/, device: d}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: a.b
-  pool: {name: p, resourceSliceCount: 1}
-  allNodes: true
+$(slice_doc s)
   sharedCounters:
   - {name: $L64, counters: {mem: {value: \"1\"}}}" --kubernetes-version 1.36
     assert_failure 2
