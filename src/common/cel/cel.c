@@ -238,6 +238,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
             cel_cost_options co = {0};
             co.kubernetes_costs = (env->libs & K8S_LIBS) != 0;
             co.cel_go_026 = (env->opts & CEL_OPT_CEL_GO_026) != 0;
+            co.cel_go_033 = (env->opts & CEL_OPT_CEL_GO_033) != 0;
             if (env->dra)
                 co.size_hint = cel_dra_size_hint;
             cel_estimate_cost(p->ast, &co, &p->cost_min, &p->cost_max);

@@ -74,6 +74,7 @@ typedef struct cel_cost_options {
     bool presence_test_has_cost; /* cel-go default true; Kubernetes sets false (has() costs 0) */
     bool kubernetes_costs;       /* apiserver library.CostEstimator rules before cel-go's */
     bool cel_go_026;             /* cel-go v0.26: the global matches() costs 1 (CEL_OPT_CEL_GO_026) */
+    bool cel_go_033;             /* cel-go v0.33: common/cost's models price the standard calls (CEL_OPT_CEL_GO_033) */
 } cel_cost_options;
 
 /* Estimate the cost range of a checked AST.  min and max saturate at UINT64_MAX.

@@ -61,6 +61,34 @@ static est by_factor(est a, double f)
     return (est){factor_ceil(a.min, f), factor_ceil(a.max, f)};
 }
 
+/* cel-go v0.33 common/cost helper.go scale, which its overload models
+ * (Scale) use at every model version: ceil(x·p/q) computed exactly, p/q
+ * being the factor as the simplest fraction (0.1 is 1/10), and an
+ * unbounded x stays unbounded. */
+static uint64_t exact_scale(uint64_t x, uint64_t p, uint64_t q)
+{
+    if (x == 0 || p == 0)
+        return 0;
+    if (x == UINT64_MAX)
+        return UINT64_MAX;
+    unsigned __int128 prod = (unsigned __int128)x * p;
+    if ((uint64_t)(prod >> 64) >= q)
+        return UINT64_MAX;
+    unsigned __int128 quo = prod / q;
+    if (prod % q && (uint64_t)quo == UINT64_MAX)
+        return UINT64_MAX;
+    return (uint64_t)quo + (prod % q ? 1 : 0);
+}
+
+/* A standard call's factor: cel-go v0.33's model Scale (exact) under
+ * 1.38, else checker/cost.go's float multiplyByCostFactor; f is p/q. */
+static est model_scale(const cel_cost_options *o, est a, uint64_t p, uint64_t q)
+{
+    if (o && o->cel_go_033)
+        return (est){exact_scale(a.min, p, q), exact_scale(a.max, p, q)};
+    return by_factor(a, (double)p / (double)q);
+}
+
 /* Go's uint64(x) on amd64, out of range included: 2^64 becomes 2^63. */
 static uint64_t go_uint64(double x)
 {
@@ -671,28 +699,36 @@ static est function_cost(coster *c, const cel_node *n, const cel_overload *o, co
     if (dra_estimate(o, &r) || lists_estimate(c, n, o, argv, sizes, k, &r) || sets_estimate(o, sizes, k, &r) ||
         (c->opts && c->opts->kubernetes_costs && k8s_estimate(c, n, o, argv, sizes, k, &r)))
         return add(r, args_cost);
+    const cel_cost_options *mo = c->opts;
+    bool v033 = mo && mo->cel_go_033;
     if (!strcmp(id, "string_format") && member)
-        return add(by_factor(sizes[0], T), args_cost);
+        return add(model_scale(mo, sizes[0], 1, 10), args_cost);
     if (nargs == 1 && !member &&
         (!strcmp(id, "string_to_bytes") || !strcmp(id, "bytes_to_string") || !strcmp(id, "strings_quote"))) {
         est sz = arg_sizes[0];
-        *has_result = true; /* unsigned arithmetic wraps, as Go's does */
-        *result = !strcmp(id, "string_to_bytes")   ? (est){sz.min, sz.max * 4}
-                  : !strcmp(id, "bytes_to_string") ? (est){sz.min / 4, sz.max}
-                                                   : (est){sz.min + 2, sz.max * 2 + 2};
-        return add(by_factor(sz, T), args_cost);
+        *has_result = true;
+        if (v033) /* common/cost/standard.go: Ranged of saturating Scale and Sum */
+            *result = !strcmp(id, "string_to_bytes") ? (est){sz.min, exact_scale(sz.max, 4, 1)}
+                      : !strcmp(id, "bytes_to_string")
+                          ? (est){exact_scale(sz.min, 1, 4), sz.max}
+                          : (est){sat_add(sz.min, 2), sat_add(exact_scale(sz.max, 2, 1), 2)};
+        else /* unsigned arithmetic wraps, as Go's does */
+            *result = !strcmp(id, "string_to_bytes")   ? (est){sz.min, sz.max * 4}
+                      : !strcmp(id, "bytes_to_string") ? (est){sz.min / 4, sz.max}
+                                                       : (est){sz.min + 2, sz.max * 2 + 2};
+        return add(model_scale(mo, sz, 1, 10), args_cost);
     }
     if ((!strcmp(id, "starts_with_string") || !strcmp(id, "ends_with_string")) && nargs == 1)
-        return add(by_factor(arg_sizes[0], T), args_cost);
+        return add(model_scale(mo, arg_sizes[0], 1, 10), args_cost);
     if (!strcmp(id, "in_list") && nargs == 2)
         return add(arg_sizes[1], args_cost);
     bool global_matches = !strcmp(id, "matches") && !member && nargs == 2 && !(c->opts && c->opts->cel_go_026);
     if ((!strcmp(id, "matches_string") && member && nargs == 1) || global_matches) {
-        est str = by_factor(add(sizes[0], (est){1, 1}), T), re = by_factor(sizes[1], 0.25);
+        est str = model_scale(mo, add(sizes[0], (est){1, 1}), 1, 10), re = model_scale(mo, sizes[1], 1, 4);
         return add(mul(str, re), args_cost);
     }
     if (!strcmp(id, "contains_string") && member && nargs == 1)
-        return add(mul(by_factor(sizes[0], T), by_factor(sizes[1], T)), args_cost);
+        return add(mul(model_scale(mo, sizes[0], 1, 10), model_scale(mo, sizes[1], 1, 10)), args_cost);
     if ((!strcmp(id, "logical_or") || !strcmp(id, "logical_and")) && k == 2)
         return (est){costs[0].min, add(costs[0], costs[1]).max};
     if (!strcmp(id, "conditional") && k == 3) {
@@ -709,7 +745,7 @@ static est function_cost(coster *c, const cel_node *n, const cel_overload *o, co
         *result = add(arg_sizes[0], arg_sizes[1]);
         if (!strcmp(id, "add_list"))
             return add((est){1, 1}, args_cost);
-        return add(by_factor(*result, T), args_cost);
+        return add(model_scale(mo, *result, 1, 10), args_cost);
     }
     if (nargs == 2 && (!strcmp(id, "equals") || !strcmp(id, "not_equals") ||
                        IS_ONE_OF(id, "less_string", "greater_string", "less_equals_string", "greater_equals_string",
