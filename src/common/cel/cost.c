@@ -597,6 +597,14 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
         return k8s_equals_cost(&x, out);
     if (IS_ONE_OF(f, "lowerAscii", "upperAscii", "substring", "trim", "replace", "split", "join", "find", "findAll"))
         return k8s_string_cost(&x, out);
+    if (c->opts->cel_go_033 && member &&
+        IS_ONE_OF(f, "getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery")) {
+        /* 1.38: a URL accessor's result is as long as the URL, its escaped
+         * path up to three times that (%XX) */
+        set_size(c, n, !strcmp(f, "getEscapedPath") ? mul(sizes[0], (est){1, 3}) : sizes[0]);
+        *out = (est){1, 1};
+        return true;
+    }
     if (IS_ONE_OF(f, "ip", "containsIP", "containsCIDR", "masked", "prefixLength", "family", "isUnspecified",
                   "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "sign", "asInteger", "isInteger",
                   "asApproximateFloat", "isGreaterThan", "isLessThan", "compareTo", "add", "sub"))
@@ -897,6 +905,11 @@ static est cost_comprehension(coster *c, const cel_node *n)
             set_size(c, n, s);
     } else if (init->kind == CEL_NODE_LIST || init->kind == CEL_NODE_MAP) {
         entry_size buf;
+        const cel_node *ls = n->u.comp.loop_step;
+        /* cel-go v0.33: a conditional step (filter) may skip every element */
+        if (c->opts && c->opts->cel_go_033 && ls->kind == CEL_NODE_CALL &&
+            !strcmp(ls->u.call.function, CEL_OP_CONDITIONAL))
+            count.min = 0;
         set_size(c, n, count);
         set_entry(c, n, compute_entry(c, n->u.comp.loop_step, &buf));
     }
