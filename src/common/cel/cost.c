@@ -326,6 +326,35 @@ static const entry_size *entry_union(const entry_size *a, const entry_size *b, e
     return buf;
 }
 
+/* cel-go v0.33 common/cost helper.go mergeMeta, for two operands sized sa
+ * and sb: an operand that states no entry sizes adds nothing when it is
+ * empty and unknown entries when it may hold some. */
+static const entry_size *entry_merge(const entry_size *a, est sa, const entry_size *b, est sb, entry_size *buf)
+{
+    if (!a && !b)
+        return NULL;
+    const entry_size *x = a ? a : b, *y = a ? b : NULL;
+    est sy = a ? sb : sa;
+    *buf = *x;
+    if (y)
+        *buf = (entry_size){x->container, unite(x->key, y->key), unite(x->val, y->val)};
+    else if (sy.max > 0)
+        *buf = (entry_size){x->container, UNKNOWN_SIZE, UNKNOWN_SIZE};
+    return buf;
+}
+
+/* The entry sizes of a result made of two operands: cel-go v0.33's
+ * mergeMeta under 1.38, else known only when both are (v0.29
+ * entrySizeEstimate.union). */
+static const entry_size *entry_of_two(coster *c, const cel_node *a, const cel_node *b, entry_size *buf)
+{
+    entry_size ba, bb;
+    const entry_size *ea = compute_entry(c, a, &ba), *eb = compute_entry(c, b, &bb);
+    if (c->opts && c->opts->cel_go_033)
+        return entry_merge(ea, size_of(c, a), eb, size_of(c, b), buf);
+    return entry_union(ea, eb, buf);
+}
+
 /* Copy n's computed size and entry sizes from src (copySizeEstimates). */
 static void copy_sizes(coster *c, const cel_node *n, const cel_node *src)
 {
@@ -740,15 +769,15 @@ static est function_cost(coster *c, const cel_node *n, const cel_overload *o, co
     if ((!strcmp(id, "logical_or") || !strcmp(id, "logical_and")) && k == 2)
         return (est){costs[0].min, add(costs[0], costs[1]).max};
     if (!strcmp(id, "conditional") && k == 3) {
-        entry_size b1, b2, b3;
-        set_entry(c, n, entry_union(compute_entry(c, args[1], &b1), compute_entry(c, args[2], &b2), &b3));
+        entry_size b3;
+        set_entry(c, n, entry_of_two(c, args[1], args[2], &b3));
         *has_result = true;
         *result = unite(arg_sizes[1], arg_sizes[2]);
         return add(costs[0], unite(costs[1], costs[2]));
     }
     if ((!strcmp(id, "add_string") || !strcmp(id, "add_bytes") || !strcmp(id, "add_list")) && nargs == 2) {
-        entry_size b1, b2, b3;
-        set_entry(c, n, entry_union(compute_entry(c, args[0], &b1), compute_entry(c, args[1], &b2), &b3));
+        entry_size b3;
+        set_entry(c, n, entry_of_two(c, args[0], args[1], &b3));
         *has_result = true;
         *result = add(arg_sizes[0], arg_sizes[1]);
         if (!strcmp(id, "add_list"))
@@ -814,6 +843,23 @@ static est cost_call(coster *c, const cel_node *n)
         }
         if (!has_result)
             has_result = compute_size(c, n, &result);
+    }
+    if (c->opts && c->opts->cel_go_033 && !strcmp(fn, "cel.@mapInsert") && !n->u.call.target && (k == 2 || k == 3)) {
+        /* cel-go v0.33 default_strategy.go estimateMapExpr: the map grows
+         * by one entry of the key's and value's sizes, or by the other map */
+        entry_size b0, b1;
+        const entry_size *e0 = compute_entry(c, argv[0], &b0);
+        if (k == 3) {
+            b1 = (entry_size){CEL_T_MAP, sizes[1], sizes[2]};
+            if (e0)
+                b1 = (entry_size){CEL_T_MAP, unite(e0->key, sizes[1]), unite(e0->val, sizes[2])};
+            set_entry(c, n, &b1);
+            result = add(sizes[0], (est){1, 1});
+        } else {
+            set_entry(c, n, entry_of_two(c, argv[0], argv[1], &b1));
+            result = add(sizes[0], sizes[1]);
+        }
+        has_result = true;
     }
     if (has_result)
         set_size(c, n, result);
@@ -931,7 +977,8 @@ static est cost(coster *c, const cel_node *n)
             s = add(s, cost(c, n->u.list.elems[i]));
             items = unite(items, size_of(c, n->u.list.elems[i]));
         }
-        set_entry(c, n, &(entry_size){CEL_T_LIST, {1, 1}, items});
+        if (n->u.list.nelems || !(c->opts && c->opts->cel_go_033)) /* v0.33: [] states no element size */
+            set_entry(c, n, &(entry_size){CEL_T_LIST, {1, 1}, items});
         return s;
     }
     case CEL_NODE_MAP: { /* coster.costCreateMap */
@@ -942,7 +989,8 @@ static est cost(coster *c, const cel_node *n)
             keys = unite(keys, size_of(c, n->u.map.entries[i].key));
             vals = unite(vals, size_of(c, n->u.map.entries[i].value));
         }
-        set_entry(c, n, &(entry_size){CEL_T_MAP, keys, vals});
+        if (n->u.map.nentries || !(c->opts && c->opts->cel_go_033))
+            set_entry(c, n, &(entry_size){CEL_T_MAP, keys, vals});
         return s;
     }
     case CEL_NODE_STRUCT: {
