@@ -658,7 +658,7 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
                            const est *sizes, size_t k, est *out)
 {
     const char *id = o->id;
-    bool member = n->u.call.target != NULL;
+    bool member = n->u.call.target != NULL, v033 = c->opts && c->opts->cel_go_033;
     double factor = 1;
     est size;
     if (!strcmp(id, "lists_range") && !member && k == 1) {
@@ -681,10 +681,22 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
         /* the overload's element type (estimateListSort(t), estimateListSortBy(u)) */
         const cel_type *lt = o->params[sort_by ? 1 : 0];
         const cel_type *t = lt && lt->kind == CEL_T_LIST && lt->nparams ? lt->params[0] : NULL;
-        factor = strcmp(id, "list_distinct") && t && (t->kind == CEL_T_STRING || t->kind == CEL_T_BYTES) ? 2.1 : 2;
+        bool distinct = !strcmp(id, "list_distinct");
+        if (distinct && v033) { /* v0.33 estimateListDistinct: the receiver's element type */
+            lt = argv[0]->type;
+            t = lt && lt->kind == CEL_T_LIST && lt->nparams ? lt->params[0] : NULL;
+        }
+        factor = (!distinct || v033) && t && (t->kind == CEL_T_STRING || t->kind == CEL_T_BYTES) ? 2.1 : 2;
         size = mul(sizes[k - 1], sizes[k - 1]);
     } else {
         return false;
+    }
+    if (v033) { /* v0.33: the result keeps the receiver's elements (lists.go) */
+        entry_size buf = {CEL_T_LIST, {1, 1}, {1, 1}};
+        set_entry(c, n,
+                  !strcmp(id, "lists_range")                                    ? &buf
+                  : strcmp(id, "list_slice") && strncmp(id, "list_flatten", 12) ? compute_entry(c, argv[0], &buf)
+                                                                                : NULL);
     }
     set_size(c, n, size);
     *out = add(by_factor(size, factor), (est){11, 11});
