@@ -1317,9 +1317,9 @@ static cel_value eval_opt_access(ev *e, const cel_node *n)
         return ok ? key : cancelled_value;
     }
     cel_value bad = invalid_qualifier(e, key);
-    if (bad.kind == CEL_ERROR) { /* observed as an absent one */
+    if (bad.kind == CEL_ERROR) { /* observed as an absent one, by cel-go v0.33 as a failed one */
         uint64_t c = qualifier_cost(e, n, n->u.call.args[0], kn);
-        return charge(e, c > 0 ? c - 1 : 0) ? bad : cancelled_value;
+        return charge(e, c > 0 && !stops_at_error(e) ? c - 1 : c) ? bad : cancelled_value;
     }
     /* An optional qualifier is observed only when the key is present
      * (interpreter.go evalWatchConstQual.QualifyIfPresent): an absent
