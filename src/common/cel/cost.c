@@ -693,10 +693,7 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
     }
     if (v033) { /* v0.33: the result keeps the receiver's elements (lists.go) */
         entry_size buf = {CEL_T_LIST, {1, 1}, {1, 1}};
-        set_entry(c, n,
-                  !strcmp(id, "lists_range")                                    ? &buf
-                  : strcmp(id, "list_slice") && strncmp(id, "list_flatten", 12) ? compute_entry(c, argv[0], &buf)
-                                                                                : NULL);
+        set_entry(c, n, !strcmp(id, "lists_range") ? &buf : compute_entry(c, argv[0], &buf));
     }
     set_size(c, n, size);
     *out = add(by_factor(size, factor), (est){11, 11});
