@@ -1,0 +1,90 @@
+/* Cost estimates and runtime costs of Kubernetes 1.38 (cel-go v0.33's
+ * common/cost, k8s.io/apiserver v0.38.0-beta.0 pkg/cel/library/cost.go)
+ * against 1.37's (cel-go v0.29 checker/cost.go), with upstream's figures. */
+#include "unit.h"
+
+#include <string.h>
+
+#include "cel/cel.h"
+#include "cel/dra.h"
+
+/* Compile expr in release rel's DRA environment: its estimated cost range,
+ * and its runtime cost when *cost is given.  False when it does not compile. */
+static bool costs(int rel, const char *expr, uint64_t *min, uint64_t *max, uint64_t *cost)
+{
+    cel_dra_options o = {.release = (dra_release)rel};
+    cel_env *env = cel_dra_env_new(&o);
+    cel_program *p = NULL;
+    dra_err *e = cel_dra_compile(env, expr, strlen(expr), &p);
+    if (!e) {
+        cel_program_estimated_cost(p, min, max);
+        if (cost) {
+            cel_eval_options eo = {.actual_cost = cost};
+            cel_eval(p, NULL, &eo);
+        }
+    }
+    bool ok = e == NULL;
+    dra_err_free(e);
+    cel_program_free(p);
+    cel_env_free(env);
+    return ok;
+}
+
+UNIT_TEST(estimates_38)
+{
+    /* each: 1.38's range as upstream-cel 1.38 reports it, 1.37's as
+     * upstream-cel 1.37 does */
+    static const struct {
+        const char *expr;
+        uint64_t min38, max38, min37, max37;
+    } cases[] = {
+        /* common/cost/standard.go: Scale keeps an unknown size unknown */
+        {"string('a').matches('x')", 2, UINT64_MAX, 2, 1844674407370955265u},
+        {"b'a' < bytes('a'.charAt(1))", 2, UINT64_MAX, 2, 1844674407370955266u},
+        /* library/cost.go: a URL accessor is as long as the URL */
+        {"url('a').getScheme().matches('a')", 3, 3, 3, 1844674407370955266u},
+        /* estimator.go costComprehension: filter() may keep nothing */
+        {"[quantity('1')].filter(i1, true).exists(v3, true)", 24, 40, 28, 40},
+        {"sets.contains(['a'], [1.0].filter(v3, true).map(e2, 'a'))", 44, 69, 57, 69},
+        /* default_strategy.go: [] states no element size */
+        {"'a' > [][0]", 12, 12, 11, 11},
+        /* estimateMapExpr: cel.@mapInsert sizes transformMap's entries */
+        {"{'a': 1}.transformMap(i2, v3v, 1).all(k0, i1, 'a'.endsWith(k0))", 68, 70, 68, 1844674407370955333u},
+        /* ext/lists.go: slice() keeps the receiver's element sizes */
+        {"isIP(['a'].slice(0, 1)[0])", 24, 24, 23, 1844674407370955287u},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        uint64_t mn = 0, mx = 0;
+        CHECK(costs(38, cases[i].expr, &mn, &mx, NULL));
+        if (mn != cases[i].min38 || mx != cases[i].max38) {
+            fprintf(stderr, "  1.38 %s: %llu..%llu, want %llu..%llu\n", cases[i].expr, (unsigned long long)mn,
+                    (unsigned long long)mx, (unsigned long long)cases[i].min38, (unsigned long long)cases[i].max38);
+            *unit_failed = 1;
+        }
+        CHECK(costs(37, cases[i].expr, &mn, &mx, NULL));
+        if (mn != cases[i].min37 || mx != cases[i].max37) {
+            fprintf(stderr, "  1.37 %s: %llu..%llu, want %llu..%llu\n", cases[i].expr, (unsigned long long)mn,
+                    (unsigned long long)mx, (unsigned long long)cases[i].min37, (unsigned long long)cases[i].max37);
+            *unit_failed = 1;
+        }
+    }
+    /* ext/lists.go estimateListDistinct: 2.1 a pair of strings (1.37 has
+     * no includes() in the DRA environment) */
+    uint64_t mn = 0, mx = 0;
+    CHECK(costs(38, "['a'].distinct().includes('a')", &mn, &mx, NULL));
+    CHECK_INT(mn, 25);
+    CHECK(mx == 1844674407370955289u);
+}
+
+UNIT_TEST(failed_optional_qualifier_38)
+{
+    /* cel-go v0.33 charges an optional index whose computed key no
+     * qualifier takes (interpreter/attributes.go) */
+    uint64_t mn, mx, cost = 0;
+    CHECK(costs(38, "{}[?(true ? null : null)].hasValue()", &mn, &mx, &cost));
+    CHECK_INT(cost, 2);
+    CHECK(costs(38, "{}[?dyn(optional.none().orValue(null))].hasValue()", &mn, &mx, &cost));
+    CHECK_INT(cost, 4);
+}
+
+UNIT_MAIN()
