@@ -85,6 +85,11 @@ UNIT_TEST(failed_optional_qualifier_38)
     CHECK_INT(cost, 2);
     CHECK(costs(38, "{}[?dyn(optional.none().orValue(null))].hasValue()", &mn, &mx, &cost));
     CHECK_INT(cost, 4);
+    /* and one whose key the list does not take, as 1.37 does */
+    for (int rel = 37; rel <= 38; rel++) {
+        CHECK(costs(rel, "['a'][?dyn(false)].hasValue()", &mn, &mx, &cost));
+        CHECK_INT(cost, 2);
+    }
 }
 
 UNIT_MAIN()

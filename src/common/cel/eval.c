@@ -1327,7 +1327,8 @@ static cel_value eval_opt_access(ev *e, const cel_node *n)
      * what its observation would have charged. */
     uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
     cel_value r = opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
-    bool absent = (r.kind == CEL_OPTIONAL && !r.v.opt) || r.kind == CEL_ERROR; /* a failed one is not observed either */
+    /* a failed one is not observed either, but by cel-go v0.33 */
+    bool absent = (r.kind == CEL_OPTIONAL && !r.v.opt) || (r.kind == CEL_ERROR && !stops_at_error(e));
     if (absent && c > 0)
         c--;
     else if (absent && key_attribute && e->cost > 0)
