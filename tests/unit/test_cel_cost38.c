@@ -52,6 +52,8 @@ UNIT_TEST(estimates_38)
         {"{'a': 1}.transformMap(i2, v3v, 1).all(k0, i1, 'a'.endsWith(k0))", 68, 70, 68, 1844674407370955333u},
         /* ext/lists.go: slice() keeps the receiver's element sizes */
         {"isIP(['a'].slice(0, 1)[0])", 24, 24, 23, 1844674407370955287u},
+        /* estimator.go pushIterKey: a dyn range states no index size */
+        {"[dyn(1)].sort().transformMap(k1, k2v, string(k1)).size() == 1", 61, UINT64_MAX, 61, 1844674407370955326u},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint64_t mn = 0, mx = 0;

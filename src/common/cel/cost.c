@@ -886,6 +886,20 @@ static void push_iter(coster *c, const char *name, const cel_node *range, int wh
     bool list = container == CEL_T_LIST;
     local_var v = {.name = name};
     const char *sub;
+    if (c->opts && c->opts->cel_go_033) {
+        /* v0.33 pushIterKey, pushIterValue, pushIterSingle: by the range's
+         * type; a list's entries state no key size, its index is 1 */
+        cel_type_kind k = range->type ? range->type->kind : CEL_T_DYN;
+        bool tlist = k == CEL_T_LIST, keyed = e && e->container == CEL_T_MAP;
+        if (which == 0)
+            which = tlist || (k == CEL_T_DYN && !keyed && e) ? 2 : 1;
+        v.has_size = which == 2 ? e != NULL : tlist || keyed;
+        v.size = which == 2 && e ? e->val : tlist ? (est){1, 1} : keyed ? e->key : v.size;
+        sub = which == 2 ? (tlist ? "@items" : "@values") : tlist ? "@indices" : "@keys";
+        v.path = extend(c, get_path(c, range), sub);
+        push_local(c, v);
+        return;
+    }
     if (which == 2 || (which == 0 && list)) {
         v.has_size = e != NULL;
         if (e)
