@@ -1,5 +1,6 @@
 /* Compact records of ResourceClaims and Pods (model/compact.h), and a
  * cluster read that holds them instead of the objects. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -202,3 +203,32 @@ UNIT_TEST(cluster_read_as_records_keeps_shape_errors_and_nothing_else)
 }
 
 UNIT_MAIN()
+
+/* A temporary file that cannot be read back is an error the tool gets
+ * (dra_compact_failure), not the end of the process. */
+UNIT_TEST(whole_object_unreadable_is_an_error)
+{
+    json_t *a = parse(CLAIM_JSON("a", "gpu-0", ""));
+    dra_compact cp = DRA_COMPACT_INIT;
+    dra_compact_keep_whole(&cp);
+    const dra_claim_rec *ra = dra_compact_claim(&cp, a);
+    CHECK(cp.spill != NULL && ra->whole && !ra->whole->in_arena);
+    dra_obj back;
+    CHECK(dra_compact_whole(&cp, ra->whole, &back) && json_equal(back.json, a));
+    json_decref(back.json);
+    CHECK(dra_compact_failure(&cp) == NULL);
+    /* the file's descriptor now open for writing only: reading fails */
+    int wo = open("/dev/null", O_WRONLY);
+    CHECK(wo >= 0 && dup2(wo, fileno(cp.spill)) >= 0);
+    close(wo);
+    CHECK(!dra_compact_whole(&cp, ra->whole, &back) && back.json == NULL);
+    CHECK(!dra_compact_whole(&cp, ra->whole, &back)); /* the first failure is kept */
+    dra_err *e = dra_compact_failure(&cp);
+    CHECK(e && e->code == DRA_EXIT_RUNTIME);
+    if (e)
+        CHECK_STR(e->msg, "cannot read back an object kept in a temporary file: Bad file descriptor");
+    dra_err_free(e);
+    CHECK(dra_compact_failure(&cp) == NULL);
+    json_decref(a);
+    dra_compact_free(&cp);
+}

@@ -13,8 +13,8 @@ const char *dra_compact_str(dra_compact *cp, const char *s)
     return dra_strmap_intern(&cp->strings, &cp->arena, s);
 }
 
-/* Out of memory, or the process's own temporary file unreadable: no
- * answer can be right any more (as base/error.c's allocators do). */
+/* Out of memory: no answer can be right any more (as base/error.c's
+ * allocators do). */
 static void fail(const char *what)
 {
     fprintf(stderr, "dra-tools: %s\n", what);
@@ -23,16 +23,36 @@ static void fail(const char *what)
 
 void dra_compact_keep_whole(dra_compact *cp)
 {
-    if (!cp->keep_whole)
+    if (!cp->keep_whole) {
         cp->spill = tmpfile(); /* NULL: the texts stay in memory */
+        cp->failure = dra_xcalloc(1, sizeof *cp->failure);
+    }
     cp->keep_whole = true;
 }
 
+/* The first failure to read a text back is kept for dra_compact_failure. */
+static void failed(const dra_compact *cp, dra_err *e)
+{
+    if (*cp->failure)
+        dra_err_free(e);
+    else
+        *cp->failure = e;
+}
+
+dra_err *dra_compact_failure(const dra_compact *cp)
+{
+    dra_err *e = cp->failure ? *cp->failure : NULL;
+    if (e)
+        *cp->failure = NULL;
+    return e;
+}
+
 /* All of len bytes at offset at of fd: buf written there (put), or read
- * from there into buf. */
+ * from there into buf.  False with errno set (0: the file ended). */
 static bool transfer(int fd, char *buf, size_t len, uint64_t at, bool put)
 {
     while (len) {
+        errno = 0;
         ssize_t n = put ? pwrite(fd, buf, len, (off_t)at) : pread(fd, buf, len, (off_t)at);
         if (n < 0 && errno == EINTR)
             continue;
@@ -93,16 +113,21 @@ bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o
     char *buf = NULL;
     if (!w->in_arena) {
         buf = dra_xmalloc(w->len);
-        /* the file is this process's own: failing to read it back is as
-         * fatal as running out of memory */
-        if (!transfer(fileno(cp->spill), buf, w->len, w->at, false))
-            fail("cannot read back a temporary file");
+        if (!transfer(fileno(cp->spill), buf, w->len, w->at, false)) {
+            failed(cp, dra_err_new(DRA_EXIT_RUNTIME, "cannot read back an object kept in a temporary file: %s",
+                                   errno ? strerror(errno) : "the file is shorter than written"));
+            free(buf);
+            return false;
+        }
         text = buf;
     }
-    o->json = json_loadb(text, w->len, JSON_ALLOW_NUL, NULL);
+    json_error_t je;
+    o->json = json_loadb(text, w->len, JSON_ALLOW_NUL, &je);
     free(buf);
-    if (!o->json)
-        fail("cannot read back a record's object");
+    if (!o->json) {
+        failed(cp, dra_err_new(DRA_EXIT_RUNTIME, "cannot read back an object kept in a temporary file: %s", je.text));
+        return false;
+    }
     return true;
 }
 
@@ -121,6 +146,9 @@ void dra_compact_free(dra_compact *cp)
     free(cp->pods);
     if (cp->spill)
         fclose(cp->spill);
+    if (cp->failure)
+        dra_err_free(*cp->failure);
+    free(cp->failure);
     dra_strmap_free(&cp->strings);
     dra_arena_free(&cp->arena);
     memset(cp, 0, sizeof *cp);

@@ -19,6 +19,9 @@
  * asks cp to keep every record's object whole (dra_compact_keep_whole): as
  * its compact JSON text, written to a temporary file (held in the arena
  * when no such file can be made), read back as a new tree when asked.
+ * Reading it back can fail (the file unreadable): the object is then
+ * missing, and the failure is kept for dra_compact_failure(), which a tool
+ * asks before it writes an answer made from the records.
  */
 #ifndef DRA_MODEL_COMPACT_H
 #define DRA_MODEL_COMPACT_H
@@ -100,6 +103,9 @@ typedef struct dra_compact {
     bool keep_whole;  /* records keep their object's text (dra_compact_keep_whole) */
     FILE *spill;      /* where the texts are; NULL: in the arena */
     uint64_t spilled; /* bytes written to spill */
+    /* a slot for the first failure to read a text back (owned; NULL until
+     * dra_compact_keep_whole): the readers get cp const */
+    dra_err **failure;
 } dra_compact;
 
 #define DRA_COMPACT_INIT                                                                                               \
@@ -126,8 +132,13 @@ dra_rec_whole *dra_compact_store(dra_compact *cp, const json_t *obj);
 void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, const char *served);
 /* The object of w as it was made into the record: o->json a new tree (the
  * caller decrefs it), o's location from w (no source text).  False, o
- * cleared, when w is NULL. */
+ * cleared, when w is NULL, or when its text cannot be read back (that
+ * failure kept in cp for dra_compact_failure). */
 bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o);
+/* The first failure of dra_compact_whole to read an object back
+ * (DRA_EXIT_RUNTIME; the caller owns it, and cp forgets it), or NULL: an
+ * answer made while one failed is missing objects and must not be given. */
+DRA_MUST_USE dra_err *dra_compact_failure(const dra_compact *cp);
 
 /* Bytes held (arena and tables), for statistics. */
 size_t dra_compact_bytes(const dra_compact *cp);
