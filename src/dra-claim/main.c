@@ -142,6 +142,7 @@ static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
         e = dra_patch_format_parse(x->patch_fmt, &pf);
     if (!e) {
         dra_doctor(&x->c, &o, &fs);
+        e = dra_compact_failure(&x->c.recs); /* objects it could not read back */
         dra_problems_keep_namespace(&fs, x->all_ns ? NULL : x->ns);
     }
     if (!e && x->patch) {

@@ -113,6 +113,8 @@ static dra_err *evict(const dra_args *a, const values *x, const dra_cluster *c, 
     dra_changes ch = DRA_CHANGES_INIT;
     const char *ns = x->all_ns ? NULL : x->ns;
     e = dra_evict_compute(c, &o, &res, &ch);
+    if (!e) /* objects it could not read back */
+        e = dra_compact_failure(&c->recs);
     dra_evict_keep_namespace(&res, ns);
     dra_cluster_address_ops(c, &ch);
     dra_errs warns = DRA_ERRS_INIT; /* printed capped, as every tool prints a flood */
