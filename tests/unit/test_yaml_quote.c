@@ -3,9 +3,16 @@
  * printed for {"k": s}: the hand-picked timestamps, base-60 floats, YAML 1.1
  * booleans and numbers, and a sample of 22,400 random strings over
  * "0123456789-+.:_eExXoObBtTzZ " and date-like strings, all of which agree. */
+#include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "io/stream.h"
+#include "io/yaml_resolve.h"
 #include "unit.h"
 
 static const struct {
@@ -236,6 +243,186 @@ UNIT_TEST(reads_quoted_back_as_strings)
         free(y);
         json_decref(o);
     }
+}
+
+/* The writer's test as it was made before dra_yaml_plain_kind: the JSON
+ * value go-yaml v2's rules give a plain scalar, built and then asked for
+ * its type.  Kept here as the oracle of the differential test below. */
+static bool oracle_in(const char *s, const char *set)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!strchr(set, *s))
+            return false;
+    return true;
+}
+
+static bool oracle_word(const char *s, const char *const *w)
+{
+    for (; *w; w++)
+        if (strcmp(s, *w) == 0)
+            return true;
+    return false;
+}
+
+static json_t *oracle_resolve(const char *s, bool *special)
+{
+    static const char *const words[] = {"y",   "Y",   "yes", "Yes", "YES",  "true", "True",  "TRUE",  "on",    "On",
+                                        "ON",  "n",   "N",   "no",  "No",   "NO",   "false", "False", "FALSE", "off",
+                                        "Off", "OFF", "",    "~",   "null", "Null", "NULL",  NULL};
+    static const char *const specials[] = {".inf",  ".Inf",  ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+                                           "-.Inf", "-.INF", ".nan", ".NaN",  ".NAN",  NULL};
+    *special = false;
+    char c = s[0];
+    if (c && !strchr("~nNyYtTfFoO.+-0123456789", c))
+        return json_string(s);
+    if (oracle_word(s, words))
+        return json_null();
+    if (oracle_word(s, specials)) {
+        *special = true;
+        return NULL;
+    }
+    if (!(isdigit((unsigned char)c) || c == '-' || c == '+' || c == '.'))
+        return json_string(s);
+    if (c == '.')
+        for (const char *p = strchr(s, '_'); p; p = strchr(p + 1, '_'))
+            if (p == s || !isdigit((unsigned char)p[-1]) || !isdigit((unsigned char)p[1]))
+                return json_string(s);
+    char tmp[128];
+    size_t n = 0;
+    for (const char *p = s; *p && n + 1 < sizeof tmp; p++)
+        if (*p != '_')
+            tmp[n++] = *p;
+    if (strlen(s) >= sizeof tmp)
+        return json_string(s);
+    tmp[n] = '\0';
+    const char *body = tmp + (tmp[0] == '-' || tmp[0] == '+');
+    bool neg = tmp[0] == '-';
+    int base = 10;
+    const char *digits = body;
+    if (body[0] == '0' && (body[1] == 'x' || body[1] == 'X') && oracle_in(body + 2, "0123456789abcdefABCDEF"))
+        base = 16, digits = body + 2;
+    else if (body[0] == '0' && (body[1] == 'o' || body[1] == 'O') && oracle_in(body + 2, "01234567"))
+        base = 8, digits = body + 2;
+    else if (body[0] == '0' && (body[1] == 'b' || body[1] == 'B') && oracle_in(body + 2, "01"))
+        base = 2, digits = body + 2;
+    else if (body[0] == '0' && body[1] && oracle_in(body + 1, "01234567"))
+        base = 8, digits = body + 1;
+    else if (!oracle_in(body, "0123456789"))
+        base = 0;
+    if (base) {
+        errno = 0;
+        unsigned long long u = strtoull(digits, NULL, base);
+        if (errno == 0 && (neg ? u <= (unsigned long long)INT64_MAX + 1 : u <= (unsigned long long)INT64_MAX))
+            return json_integer(neg ? (json_int_t)(0 - u) : (json_int_t)u);
+        if (errno == 0 && tmp[0] != '-' && tmp[0] != '+')
+            return json_real((double)u);
+    }
+    const char *p = body;
+    bool mant = false;
+    while (isdigit((unsigned char)*p))
+        p++, mant = true;
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p))
+            p++, mant = true;
+    }
+    if (!mant)
+        return json_string(s);
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '-' || *p == '+')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return json_string(s);
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p || !isfinite(strtod(tmp, NULL)))
+        return json_string(s);
+    return json_real(strtod(tmp, NULL));
+}
+
+static bool oracle_not_string(const char *s)
+{
+    bool special;
+    json_t *v = oracle_resolve(s, &special);
+    bool changes = special || !json_is_string(v);
+    json_decref(v);
+    return changes;
+}
+
+static size_t differ(const char *s)
+{
+    if (oracle_not_string(s) == (dra_yaml_plain_kind(s) != DRA_YAML_PLAIN_STRING))
+        return 0;
+    fprintf(stderr, "  \"%s\": the classifier and the oracle disagree\n", s);
+    return 1;
+}
+
+/* Every string of up to four characters over the characters numbers,
+ * booleans and nulls are made of, the table's strings, and long numbers:
+ * the classifier that allocates nothing answers as the JSON value did. */
+UNIT_TEST(classifier_agrees_with_json_values)
+{
+    static const char alphabet[] = "019-+._eExXoObBnNyYfF~ a";
+    const size_t k = sizeof alphabet - 1;
+    size_t bad = 0, tried = 0;
+    char s[8];
+    for (size_t len = 0; len <= 4; len++) {
+        size_t total = 1;
+        for (size_t i = 0; i < len; i++)
+            total *= k;
+        for (size_t x = 0; x < total; x++, tried++) {
+            size_t r = x;
+            for (size_t i = 0; i < len; i++, r /= k)
+                s[i] = alphabet[r % k];
+            s[len] = '\0';
+            bad += differ(s);
+        }
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++, tried++)
+        bad += differ(cases[i].s);
+    static const char *const more[] = {"9223372036854775807",
+                                       "9223372036854775808",
+                                       "-9223372036854775808",
+                                       "-9223372036854775809",
+                                       "18446744073709551615",
+                                       "18446744073709551616",
+                                       "0x8000000000000000",
+                                       "0xFFFFFFFFFFFFFFFFF",
+                                       "0o1777777777777777777777",
+                                       "0b1"
+                                       "000000000000000000000000000000000000000000000000000000000000000",
+                                       "1e308",
+                                       "1e309",
+                                       "-1e309",
+                                       "1_000_000",
+                                       "1__0",
+                                       "_1",
+                                       ".1_",
+                                       "+.5",
+                                       "yes",
+                                       "On",
+                                       "NULL",
+                                       "nulL",
+                                       ".NaN",
+                                       ".nAn",
+                                       "+.INF",
+                                       NULL};
+    for (size_t i = 0; more[i]; i++, tried++)
+        bad += differ(more[i]);
+    char big[200];
+    memset(big, '7', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    for (size_t cut = 100; cut < sizeof big; cut += 9, tried++) {
+        big[cut] = '\0';
+        bad += differ(big);
+        big[cut] = '7';
+    }
+    CHECK(tried > 250000);
+    CHECK_INT(bad, 0);
 }
 
 UNIT_MAIN()

@@ -7,7 +7,6 @@
 #include "yaml_quote.h"
 
 #include <ctype.h>
-#include <jansson.h>
 #include <string.h>
 
 #include "read_yaml.h"
@@ -137,9 +136,5 @@ static bool base60_float(const char *s)
 
 bool dra_yaml_plain_would_change(const char *s)
 {
-    bool special;
-    json_t *v = dra_yaml_resolve_plain(s, &special);
-    bool changes = special || !json_is_string(v);
-    json_decref(v);
-    return changes || timestamp(s) || base60_float(s);
+    return dra_yaml_plain_kind(s) != DRA_YAML_PLAIN_STRING || timestamp(s) || base60_float(s);
 }

@@ -49,33 +49,28 @@ static bool underscores_between_digits(const char *s)
     return true;
 }
 
-/* dra_yaml_resolve_plain; *big (when not NULL) is set to the value of an
- * unsigned integer past int64, which go-yaml keeps as a uint64 with all its
- * digits (resolve.go: strconv.ParseUint, no sign allowed), and to 0
- * otherwise. */
-static json_t *resolve_plain(const char *s, bool *special, unsigned long long *big)
+/* What a plain scalar resolves to, allocating nothing: for an integer its
+ * value in *ival, for an unsigned integer past int64 (go-yaml keeps it as a
+ * uint64 with all its digits: resolve.go, strconv.ParseUint, no sign
+ * allowed) its value in *big, for a float its value in *dval. */
+static dra_yaml_plain plain_kind(const char *s, long long *ival, unsigned long long *big, double *dval)
 {
-    *special = false;
-    if (big)
-        *big = 0;
     char c = s[0];
     /* only these first characters can start a null, a boolean or a number */
     if (c && !strchr("~nNyYtTfFoO.+-0123456789", c))
-        return json_string(s);
+        return DRA_YAML_PLAIN_STRING;
     if (is_one_of(s, yaml_null))
-        return json_null();
+        return DRA_YAML_PLAIN_NULL;
     if (is_one_of(s, yaml_true))
-        return json_true();
+        return DRA_YAML_PLAIN_TRUE;
     if (is_one_of(s, yaml_false))
-        return json_false();
-    if (is_one_of(s, yaml_special_float)) {
-        *special = true;
-        return NULL;
-    }
+        return DRA_YAML_PLAIN_FALSE;
+    if (is_one_of(s, yaml_special_float))
+        return DRA_YAML_PLAIN_SPECIAL;
     if (!(isdigit((unsigned char)c) || c == '-' || c == '+' || c == '.'))
-        return json_string(s);
+        return DRA_YAML_PLAIN_STRING;
     if (c == '.' && !underscores_between_digits(s))
-        return json_string(s); /* '.' goes to strconv.ParseFloat as written */
+        return DRA_YAML_PLAIN_STRING; /* '.' goes to strconv.ParseFloat as written */
     /* numbers: underscores are ignored, as go-yaml v2 does */
     char tmp[128];
     size_t n = 0;
@@ -83,7 +78,7 @@ static json_t *resolve_plain(const char *s, bool *special, unsigned long long *b
         if (*p != '_')
             tmp[n++] = *p;
     if (strlen(s) >= sizeof tmp)
-        return json_string(s);
+        return DRA_YAML_PLAIN_STRING;
     tmp[n] = '\0';
     const char *body = tmp + (tmp[0] == '-' || tmp[0] == '+');
     bool neg = tmp[0] == '-';
@@ -102,14 +97,15 @@ static json_t *resolve_plain(const char *s, bool *special, unsigned long long *b
     if (base) {
         errno = 0;
         unsigned long long u = strtoull(digits, NULL, base);
-        if (errno == 0 && (neg ? u <= (unsigned long long)INT64_MAX + 1 : u <= (unsigned long long)INT64_MAX))
-            return json_integer(neg ? (json_int_t)(0 - u) : (json_int_t)u);
+        if (errno == 0 && (neg ? u <= (unsigned long long)INT64_MAX + 1 : u <= (unsigned long long)INT64_MAX)) {
+            *ival = neg ? (long long)(0 - u) : (long long)u;
+            return DRA_YAML_PLAIN_INT;
+        }
         if (errno == 0 && tmp[0] != '-' && tmp[0] != '+') {
             /* a uint64: a number, its digits kept in the text
              * (dra_obj_field_literal) */
-            if (big)
-                *big = u;
-            return json_real((double)u);
+            *big = u;
+            return DRA_YAML_PLAIN_BIG_UINT;
         }
         /* too large for int64: fall through to a float, as go-yaml does */
     }
@@ -124,33 +120,55 @@ static json_t *resolve_plain(const char *s, bool *special, unsigned long long *b
             p++, mant = true;
     }
     if (!mant)
-        return json_string(s);
+        return DRA_YAML_PLAIN_STRING;
     if (*p == 'e' || *p == 'E') {
         p++;
         if (*p == '-' || *p == '+')
             p++;
         if (!isdigit((unsigned char)*p))
-            return json_string(s);
+            return DRA_YAML_PLAIN_STRING;
         while (isdigit((unsigned char)*p))
             p++;
     }
     if (*p)
-        return json_string(s);
-    double d = strtod(tmp, NULL);
-    if (!isfinite(d)) /* go-yaml v2 (resolve.go): a float ParseFloat refuses is a string */
-        return json_string(s);
-    return json_real(d);
+        return DRA_YAML_PLAIN_STRING;
+    *dval = strtod(tmp, NULL);
+    if (!isfinite(*dval)) /* go-yaml v2 (resolve.go): a float ParseFloat refuses is a string */
+        return DRA_YAML_PLAIN_STRING;
+    return DRA_YAML_PLAIN_FLOAT;
+}
+
+dra_yaml_plain dra_yaml_plain_kind(const char *s)
+{
+    long long i;
+    unsigned long long u;
+    double d;
+    return plain_kind(s, &i, &u, &d);
 }
 
 json_t *dra_yaml_resolve_plain(const char *s, bool *special)
 {
-    return resolve_plain(s, special, NULL);
+    long long i = 0;
+    unsigned long long u = 0;
+    double d = 0;
+    *special = false;
+    switch (plain_kind(s, &i, &u, &d)) {
+    case DRA_YAML_PLAIN_NULL: return json_null();
+    case DRA_YAML_PLAIN_TRUE: return json_true();
+    case DRA_YAML_PLAIN_FALSE: return json_false();
+    case DRA_YAML_PLAIN_SPECIAL: *special = true; return NULL;
+    case DRA_YAML_PLAIN_INT: return json_integer((json_int_t)i);
+    case DRA_YAML_PLAIN_BIG_UINT: return json_real((double)u);
+    case DRA_YAML_PLAIN_FLOAT: return json_real(d);
+    case DRA_YAML_PLAIN_STRING: break;
+    }
+    return json_string(s);
 }
 
 char *dra_yaml_plain_big_uint(const char *s)
 {
-    bool special;
-    unsigned long long big;
-    json_decref(resolve_plain(s, &special, &big));
-    return big ? dra_xasprintf("%llu", big) : NULL;
+    long long i;
+    unsigned long long u;
+    double d;
+    return plain_kind(s, &i, &u, &d) == DRA_YAML_PLAIN_BIG_UINT ? dra_xasprintf("%llu", u) : NULL;
 }

@@ -6,6 +6,20 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+/* What a plain scalar resolves to (go-yaml v2 rules), allocating nothing:
+ * the writer's test of whether a string must be quoted. */
+typedef enum {
+    DRA_YAML_PLAIN_STRING,
+    DRA_YAML_PLAIN_NULL,
+    DRA_YAML_PLAIN_TRUE,
+    DRA_YAML_PLAIN_FALSE,
+    DRA_YAML_PLAIN_INT,      /* fits int64 */
+    DRA_YAML_PLAIN_BIG_UINT, /* an unsigned integer past int64 */
+    DRA_YAML_PLAIN_FLOAT,    /* finite */
+    DRA_YAML_PLAIN_SPECIAL,  /* .inf, .nan and their spellings */
+} dra_yaml_plain;
+dra_yaml_plain dra_yaml_plain_kind(const char *s);
+
 /* How a plain scalar resolves (go-yaml v2 rules, which sigs.k8s.io/yaml
  * uses): a new JSON value, or NULL with *special set for .inf/.nan (the
  * writer quotes a string that would not read back as itself). */
