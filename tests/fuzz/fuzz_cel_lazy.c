@@ -1,7 +1,8 @@
 /* Fuzz the lazy device conversion (cel/dra.c scan, cel/dra_plan.c reads):
  * input is a device as JSON, a newline, and a selector.  A compiled
  * selector on a freshly built device must answer exactly as on the same
- * device converted in full first, and as the general evaluator does. */
+ * device converted in full first, read again or not, and as the general
+ * evaluator does. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +54,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(a, b) != 0) {
         fprintf(stderr, "lazy: %s\nfull: %s\n", a, b);
         abort();
+    }
+    /* read again, as a device matched against many selectors is (a device
+     * of many attributes then finds them by its index of ids) */
+    for (int i = 0; i < 4; i++) {
+        char *again = answer(p, lazy);
+        if (strcmp(a, again) != 0) {
+            fprintf(stderr, "lazy: %s\nlazy read again: %s\n", a, again);
+            abort();
+        }
+        free(again);
     }
     /* within the cost limit the evaluator gives the same answer */
     if (max <= CEL_DRA_MAX_COST && !cel_dra_device_error_in(p, full)) {

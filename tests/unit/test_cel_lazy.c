@@ -185,4 +185,68 @@ UNIT_TEST(lazy_matches_full_conversion)
     cel_env_free(env);
 }
 
+/* A device of many attributes and capacities read again and again (its
+ * index of ids filled on the DRA_DEV_INDEX_AFTER-th read): every read
+ * answers as the full conversion, ambiguous and long ids included. */
+UNIT_TEST(lazy_index_answers_as_full_conversion)
+{
+    const char *dev =
+        "{\"attributes\": {\"a0\": {\"int\": 0}, \"a1\": {\"int\": 1}, \"a2\": {\"int\": 2}, \"a3\": {\"int\": 3},"
+        " \"a4\": {\"int\": 4}, \"a5\": {\"int\": 5}, \"a6\": {\"int\": 6}, \"x.io/a6\": {\"int\": 60},"
+        " \"name-of-twenty-bytes\": {\"string\": \"x\"}, \"name-of-twenty-BYTES\": {\"string\": \"y\"},"
+        " \"name-Of-twenty-bytes\": {\"string\": \"z\"}, \"v\": {\"version\": \"1.2.3\"}},"
+        " \"capacity\": {\"c0\": {\"value\": \"1\"}, \"c1\": {\"value\": \"2\"}, \"c2\": {\"value\": \"3\"},"
+        " \"c3\": {\"value\": \"4\"}, \"c4\": {\"value\": \"5\"}, \"c5\": {\"value\": \"6\"},"
+        " \"c6\": {\"value\": \"7\"}, \"x.io/c6\": {\"value\": \"70\"}}}";
+    const char *twice = /* the same, "a3" also as the driver's qualified name */
+        "{\"attributes\": {\"a0\": {\"int\": 0}, \"a1\": {\"int\": 1}, \"a2\": {\"int\": 2}, \"a3\": {\"int\": 3},"
+        " \"a4\": {\"int\": 4}, \"a5\": {\"int\": 5}, \"a6\": {\"int\": 6}, \"gpu.example.com/a3\": {\"int\": 30}}}";
+    static const char *const sels[] = {
+        "device.attributes[\"gpu.example.com\"].a0 == 0",
+        "device.attributes[\"gpu.example.com\"].a6 == 6 && device.attributes[\"x.io\"].a6 == 60",
+        "device.attributes[\"gpu.example.com\"].a3 == 3",
+        "device.attributes[\"gpu.example.com\"][\"name-of-twenty-BYTES\"] == \"y\"",
+        "device.attributes[\"gpu.example.com\"][\"name-Of-twenty-bytes\"] == \"z\"",
+        "device.attributes[\"gpu.example.com\"][\"name-of-twenty-bytez\"] == \"z\"",
+        "has(device.attributes[\"gpu.example.com\"].a7) || device.attributes[\"gpu.example.com\"].v.minor() == 2",
+        "device.attributes[\"x.io\"].a5 == 5",
+        "device.capacity[\"gpu.example.com\"].c6.isLessThan(quantity(\"8\"))",
+        "device.capacity[\"x.io\"].c6.compareTo(quantity(\"70\")) == 0",
+        "has(device.capacity[\"x.io\"].c5)",
+    };
+    const char *const devs[] = {dev, twice};
+    cel_env *env = cel_dra_env_new(NULL);
+    int compared = 0;
+    for (size_t i = 0; i < 2; i++) {
+        json_t *j = json_loads(devs[i], 0, NULL);
+        CHECK(j != NULL);
+        cel_dra_device *lazy = cel_dra_device_new(j, "gpu.example.com");
+        cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
+        (void)cel_dra_device_value(full);
+        for (int round = 0; round < 3; round++) {
+            for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
+                cel_program *p = NULL;
+                dra_err *e = cel_dra_compile(env, sels[s], strlen(sels[s]), &p);
+                CHECK(e == NULL);
+                dra_err_free(e);
+                if (!p)
+                    continue;
+                char a[512], b[512];
+                answer(p, lazy, a, sizeof a);
+                answer(p, full, b, sizeof b);
+                if (strcmp(a, b))
+                    fprintf(stderr, "device %zu, round %d, %s: lazy %s, full %s\n", i, round, sels[s], a, b);
+                CHECK_STR(a, b);
+                compared++;
+                cel_program_free(p);
+            }
+        }
+        cel_dra_device_free(lazy);
+        cel_dra_device_free(full);
+        json_decref(j);
+    }
+    CHECK_INT(compared, 66);
+    cel_env_free(env);
+}
+
 UNIT_MAIN()

@@ -498,6 +498,42 @@ static bool scan(dev_lazy *e, json_t *obj, bool caps, uint32_t *nobjs)
     return true;
 }
 
+/* ---- the index of ids (a section of DRA_DEV_INDEX_MIN entries or more) ---- */
+
+/* Slots for a section of n entries: a power of two, at least twice n;
+ * 0 when it has too few for an index. */
+static size_t index_size(size_t n)
+{
+    if (n < DRA_DEV_INDEX_MIN)
+        return 0;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    return cap;
+}
+
+const uint32_t *dra_dev_index(const cel_dra_device *d, bool caps)
+{
+    uint32_t *slots = d->index[caps];
+    if (!slots || d->reads[caps] > DRA_DEV_INDEX_AFTER)
+        return slots;
+    cel_dra_device *w = (cel_dra_device *)d; /* its cache */
+    if (++w->reads[caps] < DRA_DEV_INDEX_AFTER)
+        return NULL;
+    const dev_lazy *e = d->ents + (caps ? d->nattrs : 0);
+    size_t n = caps ? d->ncaps : d->nattrs;
+    uint32_t mask = d->mask[caps];
+    memset(slots, 0xff, ((size_t)mask + 1) * sizeof *slots); /* DRA_DEV_NO_ENTRY */
+    for (size_t i = 0; i < n; i++) {
+        size_t k = dev_id_slot(e[i].tag, e[i].tag2, e[i].idlen, mask);
+        while (slots[k] != DRA_DEV_NO_ENTRY)
+            k = (k + 1) & mask;
+        slots[k] = (uint32_t)i;
+    }
+    w->reads[caps] = DRA_DEV_INDEX_AFTER + 1; /* filled */
+    return slots;
+}
+
 cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
 {
     dra_arena scratch = DRA_ARENA_INIT;
@@ -532,10 +568,18 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
     }
     size_t na = attrs ? json_object_size(attrs) : 0, nc = caps ? json_object_size(caps) : 0;
     size_t dl = strlen(driver);
+    size_t ni = index_size(na) + index_size(nc);
     /* room for an object per entry (the scan counts those it needs) */
-    cel_dra_device *d = dra_xmalloc(sizeof *d + (na + nc) * (sizeof d->ents[0] + sizeof(cel_object)) + dl + 1);
+    cel_dra_device *d =
+        dra_xmalloc(sizeof *d + (na + nc) * (sizeof d->ents[0] + sizeof(cel_object)) + ni * sizeof(uint32_t) + dl + 1);
     d->objs = (cel_object *)(d->ents + na + nc);
-    char *drv = (char *)(d->objs + na + nc);
+    uint32_t *slots = (uint32_t *)(d->objs + na + nc);
+    d->index[0] = index_size(na) ? slots : NULL;
+    d->index[1] = index_size(nc) ? slots + index_size(na) : NULL;
+    d->mask[0] = (uint32_t)(index_size(na) - 1);
+    d->mask[1] = (uint32_t)(index_size(nc) - 1);
+    d->reads[0] = d->reads[1] = 0;
+    char *drv = (char *)(slots + ni);
     memcpy(drv, driver, dl + 1);
     d->driver = drv;
     d->fields[DEV_DRIVER] = cel_string(drv, dl);
@@ -605,8 +649,8 @@ size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
 {
     const dev_full *f = d->full;
     *single = !(f && f->arena.head);
-    size_t n =
-        sizeof *d + (d->nattrs + d->ncaps) * (sizeof d->ents[0] + sizeof *d->objs) + d->fields[DEV_DRIVER].v.s.len + 1;
+    size_t n = sizeof *d + (d->nattrs + d->ncaps) * (sizeof d->ents[0] + sizeof *d->objs) +
+               (index_size(d->nattrs) + index_size(d->ncaps)) * sizeof(uint32_t) + d->fields[DEV_DRIVER].v.s.len + 1;
     if (f)
         n += f->arena.head ? dra_arena_capacity(&f->arena) : f->size;
     return n;

@@ -157,8 +157,36 @@ struct cel_dra_device {
     bool last_is_driver;           /* and whether it is the driver's */
     uint32_t nattrs, ncaps, nobjs; /* entries: nattrs attributes, then ncaps capacities */
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
+    /* an open-addressing table of the attributes' and of the capacities'
+     * positions by id (dev_id_slot), when there are DRA_DEV_INDEX_MIN or
+     * more of them (room in the same allocation; else NULL), filled on
+     * the DRA_DEV_INDEX_AFTER-th read of its section (reads[caps] counts
+     * them until then); mask[caps] + 1 slots */
+    uint32_t *index[2];
+    uint32_t mask[2];
+    uint8_t reads[2];
     dev_lazy ents[];
 };
+
+/* From this many attributes (or capacities) on, a device read this many
+ * times finds one by its id's slot in an index rather than by reading
+ * them all (filling the index costs about as much as five reads). */
+#define DRA_DEV_INDEX_MIN 8
+#define DRA_DEV_INDEX_AFTER 4
+/* An index slot with no entry. */
+#define DRA_DEV_NO_ENTRY UINT32_MAX
+
+/* The first slot to probe for an id of n bytes whose tags are t1, t2. */
+static inline size_t dev_id_slot(uint64_t t1, uint64_t t2, size_t n, uint32_t mask)
+{
+    uint64_t h = t1 ^ (t2 * 0x9e3779b97f4a7c15ull) ^ n; /* then a full mix (MurmurHash3's) */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return (size_t)h & mask;
+}
 
 /* Fill t from grouped, a map of domain -> (name -> value), in arena a. */
 void dra_dev_table_build(dra_arena *a, dev_table *t, cel_value grouped);
@@ -170,6 +198,11 @@ uint64_t dra_dev_key_hash(const char *k, size_t n);
 /* The full conversion of d, made on first use (cel/dra.c); d is logically
  * const: only its caches change.  Never NULL. */
 const dev_full *dra_dev_full(const cel_dra_device *d);
+/* The index of d's attributes (caps false) or capacities, or NULL when
+ * it has none or has not been read often enough (then read them all):
+ * from dev_id_slot on, the slots up to an empty one hold every entry of
+ * an id (and maybe others).  Counts the reads, fills the index once. */
+const uint32_t *dra_dev_index(const cel_dra_device *d, bool caps);
 /* Convert e, an entry of d, into e->val (its first read). */
 void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e);
 

@@ -527,27 +527,47 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
  * from the device's scan, converted on first read; NULL when it has none.
  * Sets *ambiguous (returning NULL) when the scan cannot answer alone
  * ("dom/id" and "id" both, dom being the driver's). */
+/* Whether e is the leaf's entry; *of_driver caches whether the leaf's
+ * domain is the driver's (-1: not asked yet). */
+static inline bool lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev_lazy *e, int *of_driver)
+{
+    if (e->tag != r->tag || e->tag2 != r->tag2 || e->idlen != r->nlen ||
+        (r->nlen > 16 && !same_bytes(e->id + 8, r->name + 8, r->nlen - 16)))
+        return false;
+    if (!e->dom) {
+        if (*of_driver < 0)
+            *of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
+        return *of_driver;
+    }
+    return e->dlen == r->dlen && same_bytes(e->dom, r->dom, r->dlen);
+}
+
 static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf_ref *r, bool caps, bool *ambiguous)
 {
-    dev_lazy *e = (dev_lazy *)d->ents + (caps ? d->nattrs : 0), *end = e + (caps ? d->ncaps : d->nattrs), *hit = NULL;
-    int of_driver = -1; /* is the leaf's domain the driver's: not asked yet */
-    for (; e < end; e++) {
-        if (e->tag != r->tag || e->tag2 != r->tag2 || e->idlen != r->nlen ||
-            (r->nlen > 16 && !same_bytes(e->id + 8, r->name + 8, r->nlen - 16)))
-            continue;
-        if (!e->dom) {
-            if (of_driver < 0)
-                of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
-            if (!of_driver)
+    dev_lazy *ents = (dev_lazy *)d->ents + (caps ? d->nattrs : 0), *hit = NULL;
+    int of_driver = -1;
+    const uint32_t *slots = d->index[caps] ? dra_dev_index(d, caps) : NULL;
+    if (slots) { /* many entries, read often: only the slots of the leaf's id */
+        uint32_t mask = d->mask[caps];
+        for (size_t k = dev_id_slot(r->tag, r->tag2, r->nlen, mask); slots[k] != DRA_DEV_NO_ENTRY; k = (k + 1) & mask) {
+            if (!lazy_is(d, r, ents + slots[k], &of_driver))
                 continue;
-        } else if (e->dlen != r->dlen || !same_bytes(e->dom, r->dom, r->dlen)) {
-            continue;
+            if (hit) {
+                *ambiguous = true;
+                return NULL;
+            }
+            hit = ents + slots[k];
         }
-        if (hit) {
-            *ambiguous = true;
-            return NULL;
+    } else {
+        for (dev_lazy *e = ents, *end = e + (caps ? d->ncaps : d->nattrs); e < end; e++) {
+            if (!lazy_is(d, r, e, &of_driver))
+                continue;
+            if (hit) {
+                *ambiguous = true;
+                return NULL;
+            }
+            hit = e;
         }
-        hit = e;
     }
     if (hit && !hit->done)
         dra_dev_lazy_convert((cel_dra_device *)d, hit);
