@@ -2,8 +2,11 @@
  * k8s.io/component-base/featuregate/feature_gate.go (Set / SetFromMap). */
 #include "features.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kinds.h"
 
 static const char *const names[DRA_FEATURE_COUNT] = {
     [DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION] = "DynamicResourceAllocation",
@@ -456,6 +459,39 @@ static const char *skip_punct(const char *p, const char *end)
     while (p < end && strchr(" \t\r\n\":{,", *p))
         p++;
     return p;
+}
+
+/* The kind whose resource name (its lower-case plural, "deviceclasses")
+ * is res; DRA_KIND_UNKNOWN when none. */
+static dra_kind kind_of_resource(const char *res)
+{
+    size_t n = strlen(res);
+    for (int k = DRA_KIND_UNKNOWN + 1; k < DRA_KIND_COUNT; k++) {
+        const char *name = dra_kind_name((dra_kind)k);
+        size_t m = strlen(name), i = 0;
+        while (i < m && i < n && tolower((unsigned char)name[i]) == res[i])
+            i++;
+        if (i == m && (strcmp(res + m, "s") == 0 || strcmp(res + m, "es") == 0))
+            return (dra_kind)k;
+    }
+    return DRA_KIND_UNKNOWN;
+}
+
+uint32_t dra_snapshot_forbidden(const json_t *obj)
+{
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    const char *kd = json_string_value(json_object_get(obj, "kind"));
+    if (!av || !kd || strcmp(av, DRA_SNAPSHOT_API_VERSION) != 0 || strcmp(kd, DRA_SNAPSHOT_KIND) != 0)
+        return 0;
+    uint32_t kinds = 0;
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(obj, DRA_SNAPSHOT_FORBIDDEN), i, r) {
+        dra_kind k = json_is_string(r) ? kind_of_resource(json_string_value(r)) : DRA_KIND_UNKNOWN;
+        if (k != DRA_KIND_UNKNOWN)
+            kinds |= 1u << k;
+    }
+    return kinds;
 }
 
 char *dra_snapshot_git_version(const char *text, size_t n)

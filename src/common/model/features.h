@@ -25,7 +25,9 @@
 #ifndef DRA_MODEL_FEATURES_H
 #define DRA_MODEL_FEATURES_H
 
+#include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../base/buf.h"
 #include "../base/error.h"
@@ -91,11 +93,19 @@ dra_release dra_features_release_of(const dra_features *f);
 
 /* A snapshot's first object (dra-watch snapshot): {apiVersion:
  * dra-tools.io/v1alpha1, kind: Snapshot, metadata: {name: snapshot},
- * serverVersion: the server's /version ({major, minor, gitVersion, ...})}.
- * The tools skip it as an object of a kind they do not use, and take the
- * release from its gitVersion when none is named. */
+ * serverVersion: the server's /version ({major, minor, gitVersion, ...}),
+ * forbidden: the kinds its user may not list, as resource names
+ * ["nodes", "deviceclasses", ...], when there are any: the snapshot has
+ * none of them, where the cluster may}.  The tools skip it as an object of
+ * a kind they do not use, take the release from its gitVersion when none
+ * is named, and say a class or node is not readable rather than missing
+ * when its kind is forbidden (dra_snapshot_forbidden). */
 #define DRA_SNAPSHOT_API_VERSION "dra-tools.io/v1alpha1"
 #define DRA_SNAPSHOT_KIND "Snapshot"
+#define DRA_SNAPSHOT_FORBIDDEN "forbidden"
+/* The kinds (bits 1u << dra_kind) that obj, when it is a snapshot object,
+ * says its user may not list; 0 for any other object. */
+uint32_t dra_snapshot_forbidden(const json_t *obj);
 /* The gitVersion of the snapshot object that text (the first bytes of a
  * YAML, JSON or JSON Lines file) begins with, or NULL.  Caller frees. */
 char *dra_snapshot_git_version(const char *text, size_t n);

@@ -342,6 +342,8 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
         bool skipped;
         dra_err *e = load_steps(&st, namespaces, o, &kind, &skipped, &warns, NULL);
         out->skipped += skipped;
+        if (skipped)
+            out->forbidden |= dra_snapshot_forbidden(obj);
         if (e || skipped) {
             dra_errs_add(&all, e);
             continue;
@@ -419,7 +421,8 @@ struct dra_loader {
     held_obj *held;
     size_t nheld;
     size_t skipped, collapsed;
-    dra_errs warnings; /* of every object: many */
+    uint32_t forbidden; /* dra_model's */
+    dra_errs warnings;  /* of every object: many */
 };
 
 dra_loader *dra_loader_new(const dra_load_opts *opts, dra_field_validation fv)
@@ -551,6 +554,8 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
     dra_err *e = load_steps(&l->st, l->namespaces, o, kind, &skipped, &ow, &as_read);
     dra_err *w = dra_errs_take(&ow);
     l->skipped += skipped;
+    if (skipped)
+        l->forbidden |= dra_snapshot_forbidden(o->json);
     if (e || skipped) {
         dra_errs_add(&l->warnings, w);
         return e;
@@ -631,6 +636,7 @@ dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
         json_decref(h->json);
     }
     stats->skipped += l->skipped;
+    stats->forbidden |= l->forbidden;
     stats->collapsed += l->collapsed;
     stats->warnings = dra_err_append(stats->warnings, dra_errs_take(&l->warnings));
     for (size_t i = 0; i < l->nns; i++)

@@ -67,6 +67,7 @@ typedef struct dra_model {
     size_t skipped;        /* unknown kinds skipped */
     size_t collapsed;      /* identical duplicates counted once */
     size_t files_repeated; /* input files named twice and read once */
+    uint32_t forbidden;    /* kinds (1u << dra_kind) a snapshot in the input could not list (dra_snapshot_forbidden) */
     dra_err *warnings;     /* owned: relaxed unknown/duplicate fields, unchecked admin access */
     dra_strmap index;      /* "<kind>\x1f<ns>\x1f<name>" -> dra_obj * (private; keys owned) */
 } dra_model;

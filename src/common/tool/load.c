@@ -86,6 +86,7 @@ dra_err *dra_tool_load(const dra_tool *tool, const dra_args *a, char *const *pat
     }
     model->skipped = stats.skipped - l.others + l.dropped;
     model->collapsed += stats.collapsed;
+    model->forbidden |= stats.forbidden;
     model->warnings = dra_err_append(model->warnings, stats.warnings);
     return e;
 }

@@ -134,22 +134,28 @@ dra_err *dra_watch_server_version(dra_session *s, json_t **version)
     return e;
 }
 
-static dra_err *server_version(dra_session *s, json_t *out)
+/* The snapshot object: the server's version, and the kinds the user may
+ * not list (forbidden: their lists are empty, not the cluster's). */
+static dra_err *server_version(dra_session *s, json_t *forbidden, json_t *out)
 {
     json_t *version;
     dra_err *e = dra_watch_server_version(s, &version);
-    if (!e)
-        json_array_append_new(out,
-                              json_pack("{s:s, s:s, s:{s:s}, s:o}", "apiVersion", DRA_SNAPSHOT_API_VERSION, "kind",
-                                        DRA_SNAPSHOT_KIND, "metadata", "name", "snapshot", "serverVersion", version));
-    return e;
+    if (e)
+        return e;
+    json_t *snap = json_pack("{s:s, s:s, s:{s:s}, s:o}", "apiVersion", DRA_SNAPSHOT_API_VERSION, "kind",
+                             DRA_SNAPSHOT_KIND, "metadata", "name", "snapshot", "serverVersion", version);
+    if (json_array_size(forbidden))
+        json_object_set(snap, DRA_SNAPSHOT_FORBIDDEN, forbidden);
+    json_array_append_new(out, snap);
+    return NULL;
 }
 
 /* One list of the snapshot.  A namespace-scoped user who may not list a
  * kind (at the cluster scope, or in the namespace) gets a warning naming
  * the kind and the permission, as the server said it, and an empty list:
- * the snapshot goes on with what it may read.  *forbidden says so. */
-static dra_err *snap_list(dra_session *s, const dra_kube_resource *r, const char *ns, json_t **items, bool warn,
+ * the snapshot goes on with what it may read.  *forbidden says so; with
+ * warn, the kind's resource name is added to denied. */
+static dra_err *snap_list(dra_session *s, const dra_kube_resource *r, const char *ns, json_t **items, json_t *denied,
                           bool *forbidden)
 {
     dra_kube_list_opts lo = {r->namespaced ? ns : NULL, NULL, NULL, 0};
@@ -157,8 +163,10 @@ static dra_err *snap_list(dra_session *s, const dra_kube_resource *r, const char
     *forbidden = dra_kube_err_forbidden(e);
     if (!*forbidden)
         return e;
-    if (warn)
+    if (denied) {
         dra_kube_client_log(s->client, KUBE_LOG_WARN, "warning: %s; the snapshot has no %s", e->msg, r->resource);
+        json_array_append_new(denied, json_string(r->resource));
+    }
     dra_err_free(e);
     *items = json_array();
     return NULL;
@@ -229,25 +237,28 @@ static dra_err *split_for_pod(const dra_session *s, const char *for_pod, char **
 /* A pod's claims come from every namespace, as the scheduler sees them:
  * devices other namespaces' claims hold are not free.  A user who may not
  * list them at the cluster scope gets a warning and the namespace's. */
-static dra_err *list_claims_for_pod(dra_session *s, const dra_kube_resource *r, const char *ns, json_t **items)
+static dra_err *list_claims_for_pod(dra_session *s, const dra_kube_resource *r, const char *ns, json_t **items,
+                                    json_t *denied)
 {
     bool forbidden = false;
-    dra_err *e = snap_list(s, r, NULL, items, false, &forbidden);
+    dra_err *e = snap_list(s, r, NULL, items, NULL, &forbidden);
     if (!e && forbidden) {
         dra_kube_client_log(s->client, KUBE_LOG_WARN,
                             "warning: cannot list resourceclaims at the cluster scope: devices that claims of "
                             "other namespaces hold look free");
         json_decref(*items);
         *items = NULL;
-        e = snap_list(s, r, ns, items, true, &forbidden);
+        e = snap_list(s, r, ns, items, denied, &forbidden);
     }
     return e;
 }
 
 /* List each kind of the snapshot into lists[] (an empty list for a kind
- * not wanted, or DeviceTaintRule on a server without it).  ns: kubectl's
- * namespace (-n, else the context's; NULL with -A), or the pod's. */
-static dra_err *list_kinds(dra_session *s, const char *only, bool for_pod, const char *ns, json_t *lists[K_N])
+ * not wanted, or DeviceTaintRule on a server without it), the kinds the
+ * user may not list into denied.  ns: kubectl's namespace (-n, else the
+ * context's; NULL with -A), or the pod's. */
+static dra_err *list_kinds(dra_session *s, const char *only, bool for_pod, const char *ns, json_t *lists[K_N],
+                           json_t *denied)
 {
     dra_err *e = NULL;
     for (int k = 0; k < K_N && !e; k++) {
@@ -266,11 +277,11 @@ static dra_err *list_kinds(dra_session *s, const char *only, bool for_pod, const
             }
         }
         if (k == K_CLAIM && for_pod) {
-            e = list_claims_for_pod(s, r, ns, &lists[k]);
+            e = list_claims_for_pod(s, r, ns, &lists[k], denied);
             continue;
         }
         bool forbidden = false;
-        e = snap_list(s, r, ns, &lists[k], true, &forbidden);
+        e = snap_list(s, r, ns, &lists[k], denied, &forbidden);
     }
     return e;
 }
@@ -425,11 +436,12 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
     if (for_pod && (e = split_for_pod(s, for_pod, &pns, &pname)))
         return e;
     /* kubectl's namespace: -n, else the context's; -A every one */
-    json_t *lists[K_N] = {0};
-    e = list_kinds(s, only, for_pod, pns ? pns : s->ns, lists);
+    json_t *lists[K_N] = {0}, *denied = json_array();
+    e = list_kinds(s, only, for_pod, pns ? pns : s->ns, lists, denied);
     json_t *out = json_array();
     if (!e)
-        e = server_version(s, out);
+        e = server_version(s, denied, out);
+    json_decref(denied);
     if (!e) {
         snap_keep kp = {json_object(), json_object(), json_object(), json_object(), json_object(), json_array()};
         if (!pick_pods(lists[K_POD], pns, pname, &kp))
