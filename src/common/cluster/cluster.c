@@ -331,6 +331,7 @@ dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *pa
     cel_env_free(env);
     c->unknown += stats.skipped;
     c->model.skipped += stats.skipped;
+    c->model.forbidden |= stats.forbidden;
     c->model.collapsed += stats.collapsed;
     c->model.warnings = dra_err_append(c->model.warnings, stats.warnings);
     for (dra_err *x = e; x; x = x->next)
