@@ -312,11 +312,24 @@ static void prefilter_extended_resources(const dra_cluster *cl, const dra_change
     }
 }
 
+/* A request's device class missing from the input: "does not exist", or,
+ * when the input is a snapshot whose user may not list device classes
+ * (model/features.h, dra_snapshot_forbidden), "is not readable": the
+ * scheduler may well see it.  sn: the subrequest, or NULL. */
+static char *class_missing(const dra_cluster *cl, const char *rn, const char *sn, const char *cls)
+{
+    const char *why = cl->model.forbidden & (1u << DRA_KIND_DEVICE_CLASS)
+                          ? "is not readable (forbidden to list deviceclasses)"
+                          : "does not exist";
+    return sn ? dra_xasprintf("request %s/%s: device class %s %s", rn, sn, cls, why)
+              : dra_xasprintf("request %s: device class %s %s", rn, cls, why);
+}
+
 /* PreFilter over the pod's claims: an allocated claim in use by too many
  * (its node selector, score and binding state kept), validateDeviceClass
  * for the others' requests.  NULL, or the message and *is_error. */
-static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, podctx *p, dra_alloc_world *w,
-                                bool *is_error)
+static char *prefilter_validate(const dra_cluster *cl, const dra_sched_opts *o, const dra_features *f, podctx *p,
+                                dra_alloc_world *w, bool *is_error)
 {
     for (size_t k = 0; k < p->npc; k++) {
         pclaim *x = &p->pc[k];
@@ -353,7 +366,7 @@ static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, 
                     return dra_xasprintf("request %s: unsupported request type", rn);
                 }
                 if (!dra_alloc_world_has_class(w, cls))
-                    return dra_xasprintf("request %s: device class %s does not exist", rn, cls);
+                    return class_missing(cl, rn, NULL, cls);
             } else if (json_array_size(fa) > 0) {
                 if (!dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
                     return dra_xasprintf("resource claim %s/%s, request %s: has subrequests, but the "
@@ -369,7 +382,7 @@ static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, 
                         return dra_xasprintf("request %s/%s: unsupported request type", rn, sn);
                     }
                     if (!dra_alloc_world_has_class(w, cls))
-                        return dra_xasprintf("request %s/%s: device class %s does not exist", rn, sn, cls);
+                        return class_missing(cl, rn, sn, cls);
                 }
             } else {
                 return dra_xasprintf("resource claim %s/%s, request %s: unknown request type", p->ns,
@@ -394,7 +407,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         return why;
     if (dra_feature_enabled(f, DRA_FEATURE_EXTENDED_RESOURCE))
         prefilter_extended_resources(cl, state, xm, p);
-    return prefilter_validate(o, f, p, w, is_error);
+    return prefilter_validate(cl, o, f, p, w, is_error);
 }
 
 /* ---- nodes ------------------------------------------------------------------------------------ */
