@@ -37,15 +37,17 @@ load plugin-helpers
     assert_equal "$(jq -c .metadata.annotations <<<"$output")" '{"day":"2026-1-2","spaced":"2026-01-02 03:04:05.5","hm":"1:20","plain":"2026-13-02","dots":"._36"}'
 }
 
-@test "kubectl dra why as a namespace-scoped user: a warning that unlistable kinds were taken as absent" {
+@test "kubectl dra why as a namespace-scoped user: a class it may not list is not readable, not missing" {
     start
     kubectl_bin
     run --separate-stderr "$KUBECTL" dra why pending --kubeconfig "$W/kc-dev"
     assert_failure 1
     assert_line --index 0 --partial "pod ml/pending: "
+    assert_line --index 0 --partial "device class gpu.example.com is not readable (forbidden to list deviceclasses)"
+    refute_output --partial "does not exist"
     [[ $stderr == *'cannot list resource "deviceclasses" in API group "resource.k8s.io" at the cluster scope'* ]]
-    [[ $stderr == *'kubectl-dra: warning: this user may not list nodes, deviceclasses, devicetaintrules, resourceslices: the answer above takes them as absent (a class that "does not exist", no nodes), where the scheduler sees them'* ]]
-    # a user who may list them gets no such warning
+    # a user who may list them: no warning, and the answer reads the class
     run --separate-stderr "$KUBECTL" dra why pending --kubeconfig "$W/kc-ml"
-    [[ $stderr != *'may not list'* ]]
+    [[ $stderr != *'forbidden'* ]]
+    refute_output --partial "not readable"
 }
