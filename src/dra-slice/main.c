@@ -121,10 +121,23 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
     return dra_writer_finish(w, dra_profile_write(w, &o, x->driver));
 }
 
-/* A ResourceClaim as read (checked), kept as a record in ctx (a dra_compact). */
+/* What pool-status keeps of its input: claims as records, slices as the
+ * fields it reads. */
+typedef struct pool_input {
+    dra_compact claims;
+    json_t *slices;
+} pool_input;
+
+/* A ResourceClaim as read (checked), kept as a record. */
 static void keep_claim(void *ctx, const json_t *claim)
 {
-    dra_compact_claim(ctx, claim);
+    dra_compact_claim(&((pool_input *)ctx)->claims, claim);
+}
+
+/* A ResourceSlice as read (checked), kept as what the status reads of it. */
+static void keep_slice(void *ctx, const json_t *slice)
+{
+    dra_pool_slice_keep(((pool_input *)ctx)->slices, slice);
 }
 
 static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
@@ -144,21 +157,25 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
     if (!e && x->driver) /* validated like a request of the input */
         dra_objset_add(&set, dra_pool_status_request_new(x->driver, x->pool, x->limit), "--driver", 1, 0, -1);
     dra_model model = DRA_MODEL_INIT;
-    dra_compact claims = DRA_COMPACT_INIT;
+    pool_input in = {0};
+    in.slices = json_array();
     if (!e) { /* objects of other kinds are dropped as they are read */
         dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_POOL_STATUS_REQUEST) | (1u << DRA_KIND_RESOURCE_SLICE) |
                                        (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_TAINT_RULE),
+                              .slice = keep_slice,
                               .claim = keep_claim,
-                              .ctx = &claims}; /* claims as records */
+                              .ctx = &in};
         dra_load_opts lo = {.skip_unknown = true, .now = now.sec, .validate = {.features = &f}};
         e = dra_tool_load(&dra_slice_tool, a, a->pos, a->npos, 0, &uses, &lo, &set, &model);
         dra_tool_report_model(&dra_slice_tool, a, &model);
     }
     if (!e) { /* with --driver only the made-up request is answered */
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = dra_writer_finish(w, dra_pool_status_write(w, &model, &claims, x->driver ? "--driver" : NULL, &f, now.sec));
+        e = dra_writer_finish(
+            w, dra_pool_status_write(w, &model, &in.claims, in.slices, x->driver ? "--driver" : NULL, &f, now.sec));
     }
-    dra_compact_free(&claims);
+    json_decref(in.slices);
+    dra_compact_free(&in.claims);
     dra_model_free(&model);
     dra_objset_free(&set);
     return e;

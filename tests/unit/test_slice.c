@@ -1156,3 +1156,56 @@ UNIT_TEST(pool_status_partition_costs)
     dra_model_free(&m);
     dra_objset_free(&set);
 }
+
+/* The status from the fields dra_pool_slice_keep keeps of the slices is the
+ * status from the slices themselves: counts, taints, rules, both views, with
+ * and without a request's default partition attribute. */
+UNIT_TEST(pool_status_from_kept_slices)
+{
+    static const char *const files[] = {"pool-status.yaml", "pool-views.yaml"};
+    for (size_t fi = 0; fi < 2; fi++) {
+        char *path = data_path(files[fi]);
+        dra_objset set = DRA_OBJSET_INIT;
+        dra_model m = DRA_MODEL_INIT;
+        CHECK(!dra_read_path(&set, path));
+        dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
+        CHECK(!dra_load(&set, &lo, &m));
+        dra_features f;
+        dra_features_default(&f);
+        const dra_model_list *sl = dra_model_kind(&m, DRA_KIND_RESOURCE_SLICE);
+        const dra_model_list *cl = dra_model_kind(&m, DRA_KIND_RESOURCE_CLAIM);
+        json_t *kept = json_array();
+        dra_compact claims = DRA_COMPACT_INIT;
+        for (size_t i = 0; i < sl->n; i++)
+            dra_pool_slice_keep(kept, sl->v[i]->json);
+        for (size_t i = 0; i < cl->n; i++)
+            dra_compact_claim(&claims, cl->v[i]->json);
+        CHECK_INT(json_array_size(kept), sl->n);
+        for (int k = 0; k < 3; k++) {
+            json_t *req = dra_pool_status_request_new("gpu.example.com", k == 2 ? "node-b" : NULL, 0);
+            if (k == 1)
+                json_object_set_new(json_object_get(req, "spec"), "defaultPartitionTypeAttribute",
+                                    json_string("gpu.example.com/shape"));
+            json_t *want = dra_pool_status(&m, req, &f, 0), *got = dra_pool_status_of(&m, &claims, kept, req, &f, 0);
+            CHECK(json_array_size(json_object_get(want, "pools")) > 0 || k == 2);
+            CHECK(json_equal(want, got));
+            json_decref(want), json_decref(got), json_decref(req);
+        }
+        json_decref(kept);
+        dra_compact_free(&claims);
+        dra_model_free(&m);
+        dra_objset_free(&set);
+        free(path);
+    }
+    /* a device read only for its name is kept as its name */
+    json_t *s =
+        json_pack("{s:{s:s,s:{s:s},s:[{s:s,s:{}},{s:s,s:[{s:s,s:s}]}]}}", "spec", "driver", "d", "pool", "name", "p",
+                  "devices", "name", "a", "attributes", "name", "b", "taints", "key", "k", "effect", "NoSchedule");
+    json_t *kept = json_array();
+    dra_pool_slice_keep(kept, s);
+    const json_t *devs = json_object_get(json_object_get(json_array_get(kept, 0), "spec"), "devices");
+    CHECK_STR(json_string_value(json_array_get(devs, 0)), "a");
+    CHECK(json_object_get(json_array_get(devs, 1), "taints") != NULL);
+    CHECK(json_object_get(json_array_get(devs, 1), "attributes") == NULL);
+    json_decref(kept), json_decref(s);
+}

@@ -55,6 +55,13 @@ static bool opt_match(const json_t *sel, const char *key, const char *value)
     return !s || strcmp(s, value) == 0;
 }
 
+/* A device's name, whether the device is an object or (kept by
+ * dra_pool_slice_keep) its name alone. */
+static const char *dev_name(const json_t *dev)
+{
+    return json_is_string(dev) ? json_string_value(dev) : dra_jfield_str(dev, "name");
+}
+
 static bool device_unavailable(const char *driver, const char *pool, const json_t *dev, const dra_model_list *rules)
 {
     size_t i;
@@ -62,7 +69,7 @@ static bool device_unavailable(const char *driver, const char *pool, const json_
     json_array_foreach(json_object_get(dev, "taints"), i, t)
         if (blocking_effect(dra_jfield_str(t, "effect")))
             return true;
-    const char *name = dra_jfield_str(dev, "name") ? dra_jfield_str(dev, "name") : "";
+    const char *name = dev_name(dev) ? dev_name(dev) : "";
     for (size_t k = 0; rules && k < rules->n; k++) {
         const json_t *spec = json_object_get(rules->v[k]->json, "spec");
         if (!blocking_effect(dra_jfield_str(json_object_get(spec, "taint"), "effect")))
@@ -246,7 +253,7 @@ static int cmp_group(const void *a, const void *b)
 
 static bool used(const pinfo *x, const json_t *dev)
 {
-    const char *n = dra_jfield_str(dev, "name");
+    const char *n = dev_name(dev);
     intptr_t v;
     return n && dra_strmap_get(&x->in_use, n, strlen(n), &v);
 }
@@ -438,9 +445,21 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
     for (size_t i = 0; i < cl->n; i++)
         dra_compact_claim(&own, cl->v[i]->json);
-    json_t *st = dra_pool_status_of(m, &own, request, features, now);
+    json_t *st = dra_pool_status_of(m, &own, NULL, request, features, now);
     dra_compact_free(&own);
     return st;
+}
+
+/* The ResourceSlices: the model's, or those kept by dra_pool_slice_keep. */
+typedef struct slices {
+    const dra_model_list *model; /* NULL: kept */
+    const json_t *kept;
+    size_t n;
+} slices;
+
+static const json_t *slice_at(const slices *sl, size_t i)
+{
+    return sl->model ? sl->model->v[i]->json : json_array_get(sl->kept, i);
 }
 
 /* A slice of the request's driver (and pool, when it names one): its pool
@@ -457,12 +476,12 @@ static const json_t *slice_pool(const json_t *ss, const char *driver, const char
 
 /* Pass 1: the pools of the driver's slices (filter: only that pool) and
  * the newest generation of each; index maps a pool name to its place. */
-static size_t newest_generations(const dra_model_list *sl, const char *driver, const char *filter, pinfo *pools,
+static size_t newest_generations(const slices *sl, const char *driver, const char *filter, pinfo *pools,
                                  dra_strmap *index)
 {
     size_t np = 0;
     for (size_t i = 0; i < sl->n; i++) {
-        const json_t *ss = json_object_get(sl->v[i]->json, "spec");
+        const json_t *ss = json_object_get(slice_at(sl, i), "spec");
         const char *p;
         const json_t *pj = slice_pool(ss, driver, filter, &p);
         if (!pj)
@@ -481,11 +500,11 @@ static size_t newest_generations(const dra_model_list *sl, const char *driver, c
 
 /* Pass 2: the slices of each pool's newest generation, their devices and
  * counter sets. */
-static void gather_slices(const dra_model_list *sl, const char *driver, const dra_model_list *rules, pinfo *pools,
+static void gather_slices(const slices *sl, const char *driver, const dra_model_list *rules, pinfo *pools,
                           const dra_strmap *index)
 {
     for (size_t i = 0; i < sl->n; i++) {
-        const json_t *ss = json_object_get(sl->v[i]->json, "spec");
+        const json_t *ss = json_object_get(slice_at(sl, i), "spec");
         const char *p;
         const json_t *pj = slice_pool(ss, driver, NULL, &p);
         intptr_t k;
@@ -607,7 +626,7 @@ static json_t *status_of(size_t np, size_t shown, size_t incomplete, json_t *arr
     return status;
 }
 
-json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const json_t *request,
+json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const json_t *kept, const json_t *request,
                            const dra_features *features, int64_t now)
 {
     const json_t *spec = json_object_get(request, "spec");
@@ -621,14 +640,15 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
     int64_t limit = DRA_POOL_STATUS_LIMIT_DEFAULT;
     if (json_is_integer(json_object_get(spec, "limit")))
         limit = json_integer_value(json_object_get(spec, "limit"));
-    const dra_model_list *sl = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
+    slices sl = {kept ? NULL : dra_model_kind(m, DRA_KIND_RESOURCE_SLICE), kept, 0};
+    sl.n = kept ? json_array_size(kept) : sl.model->n;
     const dra_model_list *rules = dra_feature_enabled(features, DRA_FEATURE_DEVICE_TAINT_RULES)
                                       ? dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE)
                                       : NULL;
-    pinfo *pools = dra_xcalloc(sl->n + 1, sizeof *pools);
+    pinfo *pools = dra_xcalloc(sl.n + 1, sizeof *pools);
     dra_strmap index = {0}; /* pool name -> index in pools */
-    size_t np = newest_generations(sl, driver, filter, pools, &index);
-    gather_slices(sl, driver, rules, pools, &index);
+    size_t np = newest_generations(&sl, driver, filter, pools, &index);
+    gather_slices(&sl, driver, rules, pools, &index);
     mark_in_use(claims, driver, pools, &index);
     dra_strmap_free(&index);
     dra_sort(pools, np, sizeof *pools, cmp_pool);
@@ -651,6 +671,53 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
     return status;
 }
 
+/* The fields of v that are set, copied into o. */
+static void copy_fields(json_t *o, const json_t *v, const char *const *names)
+{
+    for (size_t i = 0; names[i]; i++) {
+        json_t *f = json_object_get(v, names[i]);
+        if (f)
+            json_object_set_new(o, names[i], json_deep_copy(f));
+    }
+}
+
+/* What the status reads of a device: its name alone when that is all it
+ * reads (no taints, counters or multiple allocations), else the fields it
+ * reads (attributes only for a partition, capacity only for a shareable
+ * device). */
+static json_t *device_kept(const json_t *dev)
+{
+    const json_t *name = json_object_get(dev, "name");
+    bool parts = json_array_size(json_object_get(dev, "consumesCounters")) > 0;
+    bool multi = json_is_true(json_object_get(dev, "allowMultipleAllocations"));
+    if (json_is_string(name) && !parts && !multi && !json_object_get(dev, "taints"))
+        return json_string(json_string_value(name));
+    static const char *const always[] = {"name", "taints", "consumesCounters", "allowMultipleAllocations", NULL};
+    static const char *const part[] = {"attributes", NULL}, *const share[] = {"capacity", NULL};
+    json_t *o = json_object();
+    copy_fields(o, dev, always);
+    if (parts)
+        copy_fields(o, dev, part);
+    if (multi)
+        copy_fields(o, dev, share);
+    return o;
+}
+
+void dra_pool_slice_keep(json_t *kept, const json_t *slice)
+{
+    static const char *const fields[] = {"driver",         "pool", "nodeName", "partitionTypeAttribute",
+                                         "sharedCounters", NULL};
+    const json_t *ss = json_object_get(slice, "spec");
+    json_t *spec = json_object(), *devs = json_array();
+    copy_fields(spec, ss, fields);
+    size_t i;
+    const json_t *dev;
+    json_array_foreach(json_object_get(ss, "devices"), i, dev)
+        json_array_append_new(devs, device_kept(dev));
+    json_object_set_new(spec, "devices", devs);
+    json_array_append_new(kept, json_pack("{s:o}", "spec", spec));
+}
+
 json_t *dra_pool_status_request_new(const char *driver, const char *pool, long long limit)
 {
     json_t *req = json_pack("{s:s,s:s,s:{s:s},s:{s:s}}", "apiVersion", "resource.k8s.io/v1alpha3", "kind",
@@ -663,8 +730,8 @@ json_t *dra_pool_status_request_new(const char *driver, const char *pool, long l
     return req;
 }
 
-dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const dra_compact *claims, const char *only_file,
-                               const dra_features *features, int64_t now)
+dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const dra_compact *claims, const json_t *kept,
+                               const char *only_file, const dra_features *features, int64_t now)
 {
     const dra_model_list *reqs = dra_model_kind(m, DRA_KIND_RESOURCE_POOL_STATUS_REQUEST);
     if (reqs->n == 0)
@@ -677,7 +744,7 @@ dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const dra_comp
         const json_t *st = json_object_get(out, "status");
         if (!st || json_is_null(st))
             json_object_set_new(out, "status",
-                                claims ? dra_pool_status_of(m, claims, out, features, now)
+                                claims ? dra_pool_status_of(m, claims, kept, out, features, now)
                                        : dra_pool_status(m, out, features, now));
         e = dra_writer_put(w, out);
         json_decref(out);

@@ -56,9 +56,19 @@
  * now (Unix seconds) is the condition's lastTransitionTime. */
 json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now);
 /* The same with the claims as records (borrowed; the model's claims are not
- * read): what a tool that keeps no claim objects answers from. */
-json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const json_t *request,
+ * read) and, when kept is not NULL, the ResourceSlices kept by
+ * dra_pool_slice_keep (the model's are not read): what a tool that keeps no
+ * claim or slice objects answers from. */
+json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const json_t *kept, const json_t *request,
                            const dra_features *features, int64_t now);
+
+/* Append to the JSON array kept what the status reads of a (checked, v1)
+ * ResourceSlice: driver, pool, node, counter sets and partition attribute,
+ * and per device its name alone (a JSON string) unless it has taints,
+ * consumes counters or allows multiple allocations (then an object of those
+ * fields, its attributes and capacity).  The slice is borrowed; kept holds
+ * copies. */
+void dra_pool_slice_keep(json_t *kept, const json_t *slice);
 
 /* A new ResourcePoolStatusRequest named after `driver` for that driver and,
  * when given, one pool and a limit (0: none). */
@@ -67,8 +77,10 @@ json_t *dra_pool_status_request_new(const char *driver, const char *pool, long l
 /* Every ResourcePoolStatusRequest of the model (only those read from the
  * file named `only_file`, when not NULL) to w, with the status above where
  * the request has none, from the claims' records when claims is not NULL,
- * else from the model's claims.  An input error when there is no request. */
+ * else from the model's claims, and from the kept slices when claims and
+ * kept are not NULL.  An input error when there is no request. */
 DRA_MUST_USE dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const dra_compact *claims,
-                                            const char *only_file, const dra_features *features, int64_t now);
+                                            const json_t *kept, const char *only_file, const dra_features *features,
+                                            int64_t now);
 
 #endif

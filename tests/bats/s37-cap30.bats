@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
+# capacity, pool-status, diff and what-if on a fleet in use, in bounded
+# memory: claims and Pods held as records, slices as what the command reads.
+load helpers
+
+# A fleet in use as bench/bench-resident.sh makes it (bench/gen-held.py):
+# 2,000 nodes of 10 devices, half of each allocated, one claim and one
+# bound Pod per allocated device (10,000 each, 12 MB of JSON Lines).
+fleet_in_use() {
+    command -v python3 >/dev/null || skip "no python3"
+    local d="$BATS_TEST_TMPDIR"
+    "$DRA_BIN/dra-slice" profile gpu --nodes 2000 --devices 10 -o jsonl >"$d/fleet.jsonl"
+    python3 "$BATS_TEST_DIRNAME/../../bench/gen-held.py" "$d/fleet.jsonl" "$d" >/dev/null
+}
+
+# Peak RSS is the tool's only without AddressSanitizer and with /usr/bin/time.
+rss_measurable() {
+    [[ -x /usr/bin/time ]] || skip "no /usr/bin/time"
+    ! ldd "$1" 2>/dev/null | grep -q libasan || skip "peak RSS is not the tool's under AddressSanitizer"
+}
+
+# The tool's peak RSS in MiB, its output in $BATS_TEST_TMPDIR/out.
+rss_mib() {
+    local kib
+    /usr/bin/time -f '%M' -o "$BATS_TEST_TMPDIR/kib" "$@" >"$BATS_TEST_TMPDIR/out"
+    kib=$(tail -1 "$BATS_TEST_TMPDIR/kib")
+    echo $((kib / 1024))
+}
+
+@test "dra-slice pool-status: 10,000 claims and Pods on 20,000 devices within 32 MiB (was 52)" {
+    rss_measurable "$DRA_BIN/dra-slice"
+    fleet_in_use
+    local d="$BATS_TEST_TMPDIR" mib
+    mib=$(rss_mib "$DRA_BIN/dra-slice" pool-status --driver gpu.example.com --limit 1000 -o json \
+        --now 2026-06-01T00:00:00Z "$d/base.jsonl" "$d/fleet.jsonl" "$d/held.jsonl")
+    (( mib <= 32 )) || { echo "peak RSS $mib MiB"; false; }
+    run jq -c '[.status.poolCount, ([.status.pools[].allocatedDevices] | add), ([.status.pools[].totalDevices] | add)]' "$d/out"
+    assert_output "[2000,5000,10000]"
+}
+
+@test "dra-slice pool-status: taints, rules and both views read from the slices as kept" {
+    run "$DRA_BIN/dra-slice" pool-status -o json --now 2026-06-01T00:00:00Z "$BATS_TEST_DIRNAME/../data/slice/pool-status.yaml"
+    assert_success
+    run jq -c '.status.pools[0] | [.totalDevices, .allocatedDevices, .unavailableDevices]' <<<"$output"
+    assert_output '[4,2,2]'
+    run "$DRA_BIN/dra-slice" pool-status --driver gpu.example.com -o json --now 2026-06-01T00:00:00Z \
+        "$BATS_TEST_DIRNAME/../data/slice/pool-views.yaml"
+    assert_success
+    run jq -c '[.status.pools[0].partitionSummary[].allocatable, .status.pools[1].shareableSummary.capacity[0].available]' <<<"$output"
+    assert_output '[0,1,2,"28Gi"]'
+}
