@@ -103,6 +103,12 @@ typedef struct dra_alloc_world_input {
 
 /* Build a world.  Errors: duplicate DeviceClass names (input error). */
 DRA_MUST_USE dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **out);
+/* Record one more in-use claim (status.allocation set; borrowed for the
+ * call) in w as dra_alloc_world_new records `in_use`, for a caller that
+ * makes its claims one at a time: claims added in input order after the
+ * world is built leave it as having them in `in_use` would.  Errors: a
+ * negative consumed capacity, as there (the claim is then not added). */
+DRA_MUST_USE dra_err *dra_alloc_world_add_in_use(dra_alloc_world *w, const json_t *claim);
 void dra_alloc_world_free(dra_alloc_world *w);
 
 /* Questions a pod scheduler asks before running the allocator on a node

@@ -72,11 +72,10 @@ static bool capacity_left(const dra_alloc_world *w, const al_device *d)
 }
 
 /* Devices a claim's status.devices says are not ready (condition Ready False). */
-static void mark_unhealthy(const dra_alloc_world *w, const dra_model *m, uint8_t *bad)
+static void mark_unhealthy(const dra_alloc_world *w, const json_t *const *claims, size_t n, uint8_t *bad)
 {
-    const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    for (size_t i = 0; i < l->n; i++) {
-        const json_t *devs = dra_jfield(dra_jfield(l->v[i]->json, "status"), "devices");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *devs = dra_jfield(dra_jfield(claims[i], "status"), "devices");
         size_t k;
         const json_t *dv;
         json_array_foreach(devs, k, dv) {
@@ -180,10 +179,20 @@ static char *pool_unusable(const dra_alloc_world *w, const al_pool_slices *ps, i
 
 void dra_alloc_walk_new(dra_alloc_world *w, const dra_model *m, dra_alloc_walk *out)
 {
+    const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+    const json_t **claims = dra_xcalloc(l->n + 1, sizeof *claims);
+    for (size_t i = 0; i < l->n; i++)
+        claims[i] = l->v[i]->json;
+    dra_alloc_walk_new_of(w, claims, l->n, out);
+    free(claims);
+}
+
+void dra_alloc_walk_new_of(dra_alloc_world *w, const json_t *const *claims, size_t nclaims, dra_alloc_walk *out)
+{
     *out = (dra_alloc_walk){.w = w};
     dra_alloc_walk *f = out;
     uint8_t *bad = dra_xcalloc(w->nids + 1, 1);
-    mark_unhealthy(w, m, bad);
+    mark_unhealthy(w, claims, nclaims, bad);
     f->pools = dra_xcalloc(w->npools + 1, sizeof *f->pools);
     f->npools = w->npools;
     size_t cap = 0;

@@ -66,6 +66,10 @@ typedef struct dra_alloc_walk {
 
 /* The walk of world w, made from model m (its claims' status.devices). */
 void dra_alloc_walk_new(dra_alloc_world *w, const dra_model *m, dra_alloc_walk *out);
+/* The same with the claims whose status.devices count given (borrowed for
+ * the call) instead of the model's: those of a caller that holds no claim
+ * objects (any claim without status.devices may be left out). */
+void dra_alloc_walk_new_of(dra_alloc_world *w, const json_t *const *claims, size_t nclaims, dra_alloc_walk *out);
 void dra_alloc_walk_free(dra_alloc_walk *wk);
 
 /* *ok: every selector of class cls (a class of the world) is true on

@@ -401,6 +401,14 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
     return NULL;
 }
 
+dra_err *dra_alloc_world_add_in_use(dra_alloc_world *w, const json_t *claim)
+{
+    dra_err *e = dra_al_state_negative_capacity(w, claim);
+    if (!e)
+        dra_al_state_add_claim(w, claim);
+    return e;
+}
+
 /* Where each device ID lives, and how many are free per node (see
  * dra_alloc_free_bound, query.c).  Later allocations (dra_alloc_commit) decrement. */
 static void count_free(dra_alloc_world *w)
