@@ -59,24 +59,44 @@ static dra_err *parse_floors(const dra_strv *v, floor_ **out)
     return NULL;
 }
 
+/* A ResourceClaim as read (checked), kept as a record in ctx (a dra_compact). */
+static void keep_claim(void *ctx, const json_t *claim)
+{
+    dra_compact_claim(ctx, claim);
+}
+
 /* Quota use per namespace, as the claims of the input leave it (status.used
- * where a quota lists a resource): rep's "quotas", when the input has any. */
-static dra_err *add_quotas(const input *in, json_t *rep)
+ * where a quota lists a resource): rep's "quotas", when the input has any.
+ * The claims, held as records, are made again for it, into a view of the
+ * model that has them. */
+static dra_err *add_quotas(const input *in, const dra_compact *claims, json_t *rep)
 {
     size_t i;
     for (i = 0; i < in->set.n && !dra_is_resource_quota(in->set.v[i].json); i++)
         ;
     if (i == in->set.n)
         return NULL;
+    dra_obj *objs = dra_xcalloc(claims->nclaims + 1, sizeof *objs);
+    const dra_obj **v = dra_xcalloc(claims->nclaims + 1, sizeof *v);
+    size_t n = 0;
+    for (i = 0; i < claims->nclaims; i++)
+        if (dra_compact_whole(claims, claims->claims[i]->whole, &objs[n]))
+            v[n] = &objs[n], n++;
+    dra_model view = in->model;
+    view.by_kind[DRA_KIND_RESOURCE_CLAIM] = (dra_model_list){v, n, n};
     dra_quota_ledger *l;
-    dra_err *e = dra_quota_ledger_new(&in->set, &in->model, &in->features, true, &l);
-    if (e)
-        return e;
-    json_t *q = dra_quota_ledger_report(l);
-    json_object_set(rep, "quotas", json_object_get(q, "quotas"));
-    json_decref(q);
-    dra_quota_ledger_free(l);
-    return NULL;
+    dra_err *e = dra_quota_ledger_new(&in->set, &view, &in->features, true, &l);
+    if (!e) {
+        json_t *q = dra_quota_ledger_report(l);
+        json_object_set(rep, "quotas", json_object_get(q, "quotas"));
+        json_decref(q);
+        dra_quota_ledger_free(l);
+    }
+    for (i = 0; i < n; i++)
+        json_decref(objs[i].json);
+    free(objs);
+    free(v);
+    return e;
 }
 
 static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by, bool html)
@@ -110,7 +130,10 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err *e = dra_alloc_load_input(a, &y, true, &in);
     if (!e)
         e = parse_floors(&x->fail_below, &floors);
-    dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS, .other = dra_is_resource_quota};
+    dra_compact claims = DRA_COMPACT_INIT; /* claims as records, their objects kept whole out of memory */
+    dra_compact_keep_whole(&claims);
+    dra_tool_uses uses = {
+        .kinds = DRA_ALLOC_WORLD_KINDS, .other = dra_is_resource_quota, .claim = keep_claim, .ctx = &claims};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
     dra_sched_nodes nodes = {0};
@@ -121,11 +144,11 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
         dra_fleet_opts fo = {(const char *const *)x->classes.v, x->classes.n,
                              /* the page shows every view: the rows per node and per pool */
                              html ? DRA_FLEET_BY_NODE_AND_POOL : (dra_fleet_by)x->by, x->match_attribute, &in.features,
-                             in.timeout};
+                             in.timeout, &claims};
         e = dra_fleet_capacity(&in.model, nodes.v, nodes.n, &fo, &rep, &warn);
         dra_tool_notes(&dra_alloc_tool, a, warn, NULL);
         if (!e)
-            e = add_quotas(&in, rep);
+            e = add_quotas(&in, &claims, rep);
     }
     for (size_t i = 0; !e && i < x->fail_below.n; i++)
         if (dra_fleet_free(rep, floors[i].cls) < 0)
@@ -145,6 +168,7 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err_free(warn);
     floors_free(floors, x->fail_below.n);
     dra_sched_nodes_free(&nodes);
+    dra_compact_free(&claims);
     dra_alloc_input_free(&in);
     return e;
 }

@@ -50,3 +50,43 @@ rss_mib() {
     run jq -c '[.status.pools[0].partitionSummary[].allocatable, .status.pools[1].shareableSummary.capacity[0].available]' <<<"$output"
     assert_output '[0,1,2,"28Gi"]'
 }
+
+@test "dra-alloc capacity: 10,000 claims and Pods on 20,000 devices within 96 MiB (was 156)" {
+    rss_measurable "$DRA_BIN/dra-alloc"
+    fleet_in_use
+    local d="$BATS_TEST_TMPDIR" mib
+    mib=$(rss_mib "$DRA_BIN/dra-alloc" capacity -o json "$d/base.jsonl" "$d/fleet.jsonl" "$d/held.jsonl")
+    (( mib <= 96 )) || { echo "peak RSS $mib MiB"; false; }
+    run jq -c '.classes[0] | [.total, .allocated, .free, .largestFit.devices]' "$d/out"
+    assert_output '[20000,10000,10000,5]'
+}
+
+@test "dra-alloc capacity: quotas count the claims held as records" {
+    local d="$BATS_TEST_TMPDIR"
+    cat >"$d/q.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec: {driver: gpu.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 1}, devices: [{name: d0}, {name: d1}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns, uid: u-c}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}}
+status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, pool: n1, device: d0}, {request: r, driver: gpu.example.com, pool: n1, device: d1}]}}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: ns}
+spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: "4"}}
+YAML
+    run "$DRA_BIN/dra-alloc" capacity -o json "$d/q.yaml"
+    assert_success
+    run jq -c '[.classes[0].allocated, .quotas[0].resources["gpu.deviceclass.resource.k8s.io/devices"].used]' <<<"$output"
+    assert_output '[2,2]'
+}

@@ -291,3 +291,65 @@ UNIT_TEST(node_and_pool_in_one_pass_are_both_groupings)
 }
 
 UNIT_MAIN()
+
+/* The report from claims held as records (made again one at a time) is the
+ * report from the model's claims: allocated, shared through consumed
+ * capacity, unhealthy by status.devices, every grouping. */
+UNIT_TEST(claims_as_records_count_as_claims)
+{
+    /* clang-format off */
+    static const char *const yamls[] = {
+        CLASS NODE("n1") NODE("n2") SLICE("n1", "[{name: d0}, {name: d1}, {name: d2}]")
+            SLICE("n2", "[{name: d0}, {name: d1, taints: [{key: k, effect: NoSchedule}]}]")
+            INUSE("a", "n1", "d0") INUSE("b", "n2", "d0")
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns, uid: u-c}\n"
+            "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n"
+            "status: {allocation: {devices: {results: [{request: r, driver: g.example.com, pool: n1, device: d1}]}},\n"
+            "  devices: [{driver: g.example.com, pool: n1, device: d1, conditions: [{type: Ready, status: 'False',\n"
+            "    reason: R, message: m, lastTransitionTime: '2026-01-01T00:00:00Z'}]}]}\n---\n"
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: pending, namespace: ns, uid: u-p}\n"
+            "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n",
+        CLASS NODE("n1")
+            SLICE("n1", "[{name: d0, allowMultipleAllocations: true, capacity: {mem: {value: 10Gi}}}, {name: d1}]")
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: s, namespace: ns, uid: u-s}\n"
+            "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n"
+            "status: {allocation: {devices: {results: [{request: r, driver: g.example.com, pool: n1, device: d0,\n"
+            "  shareID: 11111111-1111-4111-8111-111111111111, consumedCapacity: {mem: 4Gi}}]}}}\n---\n",
+    };
+    /* clang-format on */
+    for (size_t k = 0; k < sizeof yamls / sizeof *yamls; k++) {
+        for (int by = DRA_FLEET_BY_CLASS; by <= DRA_FLEET_BY_NODE_AND_POOL; by++) {
+            fx want;
+            int code = run(&want, yamls[k], (dra_fleet_by)by, NULL);
+            CHECK_INT(code, 0);
+            fx got;
+            memset(&got, 0, sizeof got);
+            dra_load_opts lo = {.skip_unknown = true};
+            CHECK(!dra_read_mem(&got.set, "t.yaml", yamls[k], strlen(yamls[k])));
+            CHECK(!dra_load(&got.set, &lo, &got.m));
+            dra_compact cp = DRA_COMPACT_INIT;
+            dra_compact_keep_whole(&cp);
+            dra_model_list *cl = &got.m.by_kind[DRA_KIND_RESOURCE_CLAIM];
+            for (size_t i = 0; i < cl->n; i++)
+                dra_compact_claim(&cp, cl->v[i]->json);
+            cl->n = 0; /* the model holds no claims: the records answer */
+            json_t *nodes[8];
+            size_t nn = 0;
+            const dra_model_list *l = dra_model_kind(&got.m, DRA_KIND_NODE);
+            for (size_t i = 0; i < l->n && nn < 8; i++)
+                nodes[nn++] = l->v[i]->json;
+            dra_fleet_opts o = {.by = (dra_fleet_by)by, .timeout = 10, .claims = &cp};
+            dra_err *e = dra_fleet_capacity(&got.m, nodes, nn, &o, &got.rep, &got.warn);
+            CHECK(e == NULL);
+            dra_err_free(e);
+            CHECK(want.rep && got.rep && json_equal(want.rep, got.rep));
+            if (k == 0 && by == DRA_FLEET_BY_CLASS) {
+                CHECK_INT(num(json_array_get(json_object_get(got.rep, "classes"), 0), "unhealthy"), 1);
+                CHECK_INT(num(json_array_get(json_object_get(got.rep, "classes"), 0), "allocated"), 3);
+            }
+            dra_compact_free(&cp);
+            done(&got);
+            done(&want);
+        }
+    }
+}

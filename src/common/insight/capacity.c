@@ -418,6 +418,30 @@ static dra_err *one_class(dra_alloc_walk *f, const char *cls, json_t *const *nod
 
 /* ---- entry points ------------------------------------------------------------------- */
 
+/* Claims made again one at a time from their records: each allocated one
+ * recorded in w as dra_alloc_world_new records in-use claims, those with
+ * status.devices kept in *held (for the walk; the caller decrefs them). */
+static dra_err *add_records(dra_alloc_world *w, const dra_compact *cp, json_t ***held, size_t *nheld)
+{
+    dra_err *e = NULL;
+    for (size_t i = 0; i < cp->nclaims && !e; i++) {
+        dra_obj o;
+        if (!dra_compact_whole(cp, cp->claims[i]->whole, &o))
+            continue;
+        const json_t *st = json_object_get(o.json, "status");
+        const json_t *al = json_object_get(st, "allocation");
+        if (al && !json_is_null(al))
+            e = dra_alloc_world_add_in_use(w, o.json);
+        if (!e && json_array_size(json_object_get(st, "devices"))) {
+            *held = dra_xgrow(*held, *nheld, sizeof **held);
+            (*held)[(*nheld)++] = o.json;
+        } else {
+            json_decref(o.json);
+        }
+    }
+    return e;
+}
+
 dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nnodes, const dra_fleet_opts *o,
                             json_t **report, dra_err **warnings)
 {
@@ -434,10 +458,17 @@ dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nno
     dra_alloc_world *w = NULL;
     if (!e)
         e = dra_alloc_world_of_model(m, NULL, o->features, &ev, &w, NULL, NULL);
+    json_t **held = NULL;
+    size_t nheld = 0;
+    if (!e && o->claims)
+        e = add_records(w, o->claims, &held, &nheld);
     json_t *arr = json_array();
     if (!e) {
         dra_alloc_walk f;
-        dra_alloc_walk_new(w, m, &f);
+        if (o->claims)
+            dra_alloc_walk_new_of(w, (const json_t *const *)held, nheld, &f);
+        else
+            dra_alloc_walk_new(w, m, &f);
         for (size_t i = 0; i < classes->n && !e; i++) {
             const char *name = dra_jfield_str(dra_jfield(classes->v[i]->json, "metadata"), "name");
             bool want = !o->nclasses;
@@ -452,6 +483,9 @@ dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nno
         }
         dra_alloc_walk_free(&f);
     }
+    for (size_t i = 0; i < nheld; i++)
+        json_decref(held[i]);
+    free(held);
     dra_alloc_world_free(w);
     dra_cel_selector_eval_free(&ev);
     if (e) {

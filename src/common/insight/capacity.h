@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "../base/error.h"
+#include "../model/compact.h"
 #include "../model/features.h"
 #include "../model/load.h"
 
@@ -51,6 +52,12 @@ typedef struct dra_fleet_opts {
     const char *match_attribute;  /* fragmentation probe adds matchAttribute on this attribute; NULL = none */
     const dra_features *features; /* NULL = defaults */
     double timeout;               /* per allocator run, seconds; <= 0 none */
+    /* NULL: the model's claims; else the claims as these records, keeping
+     * their objects whole (dra_compact_keep_whole), in input order, and the
+     * model's claims are not read: each is made again from its record and
+     * dropped once counted, but those with status.devices (until the
+     * report is made) */
+    const dra_compact *claims;
 } dra_fleet_opts;
 
 /* The report:
