@@ -337,6 +337,7 @@ dra_err *dra_alloc_walk_match(dra_alloc_walk *wk, const char *cls, size_t i, boo
         wk->w->eval.free_device_cache(wk->w->eval.ctx, d->eval_cache);
         d->eval_cache = NULL;
     }
+    dra_al_trim(wk->w); /* a packed device's tree too: at most a few hundred stay parsed */
     return e;
 }
 

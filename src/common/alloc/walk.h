@@ -74,7 +74,9 @@ void dra_alloc_walk_free(dra_alloc_walk *wk);
 
 /* *ok: every selector of class cls (a class of the world) is true on
  * device i, answered through the world's compiled-expression cache (the
- * answers stay there; the device's CEL form is released).  A CEL compile
+ * answers stay there; the device's CEL form is released, and devices of
+ * packed slices parsed for it are released past a few hundred: strings of
+ * dra_alloc_walk_attr_str are valid until the next call).  A CEL compile
  * error is returned (DRA_EXIT_INPUT); a runtime error is a warning added to
  * *warn once per class (*warned) and the device does not match. */
 DRA_MUST_USE dra_err *dra_alloc_walk_match(dra_alloc_walk *wk, const char *cls, size_t i, bool *ok, dra_err **warn,
