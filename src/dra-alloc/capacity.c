@@ -59,10 +59,23 @@ static dra_err *parse_floors(const dra_strv *v, floor_ **out)
     return NULL;
 }
 
-/* A ResourceClaim as read (checked), kept as a record in ctx (a dra_compact). */
+/* What capacity keeps of its input besides the model: claims as records,
+ * slices as text. */
+typedef struct kept {
+    dra_compact *claims;
+    dra_slice_packs *packs;
+} kept;
+
+/* A ResourceClaim as read (checked), kept as a record. */
 static void keep_claim(void *ctx, const json_t *claim)
 {
-    dra_compact_claim(ctx, claim);
+    dra_compact_claim(((kept *)ctx)->claims, claim);
+}
+
+/* A ResourceSlice as read (checked), kept as text alone, in the allocator's input. */
+static void keep_slice(void *ctx, const json_t *slice)
+{
+    dra_slice_pack(((kept *)ctx)->packs, slice);
 }
 
 /* Quota use per namespace, as the claims of the input leave it (status.used
@@ -132,19 +145,23 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
         e = parse_floors(&x->fail_below, &floors);
     dra_compact claims = DRA_COMPACT_INIT; /* claims as records, their objects kept whole out of memory */
     dra_compact_keep_whole(&claims);
-    dra_tool_uses uses = {
-        .kinds = DRA_ALLOC_WORLD_KINDS, .other = dra_is_resource_quota, .claim = keep_claim, .ctx = &claims};
+    kept k = {&claims, &in.packs};
+    dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS,
+                          .other = dra_is_resource_quota,
+                          .slice = keep_slice,
+                          .claim = keep_claim,
+                          .ctx = &k};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
     dra_sched_nodes nodes = {0};
     json_t *rep = NULL;
     dra_err *warn = NULL;
     if (!e) {
-        dra_sched_nodes_from_model(&in.model, NULL, &nodes);
+        dra_sched_nodes_from_model(&in.model, &in.packs, &nodes);
         dra_fleet_opts fo = {(const char *const *)x->classes.v, x->classes.n,
                              /* the page shows every view: the rows per node and per pool */
                              html ? DRA_FLEET_BY_NODE_AND_POOL : (dra_fleet_by)x->by, x->match_attribute, &in.features,
-                             in.timeout, &claims};
+                             in.timeout, &claims, &in.packs};
         e = dra_fleet_capacity(&in.model, nodes.v, nodes.n, &fo, &rep, &warn);
         dra_tool_notes(&dra_alloc_tool, a, warn, NULL);
         if (!e)

@@ -51,12 +51,12 @@ rss_mib() {
     assert_output '[0,1,2,"28Gi"]'
 }
 
-@test "dra-alloc capacity: 10,000 claims and Pods on 20,000 devices within 96 MiB (was 156)" {
+@test "dra-alloc capacity: 10,000 claims and Pods on 20,000 devices within 48 MiB (was 156)" {
     rss_measurable "$DRA_BIN/dra-alloc"
     fleet_in_use
     local d="$BATS_TEST_TMPDIR" mib
     mib=$(rss_mib "$DRA_BIN/dra-alloc" capacity -o json "$d/base.jsonl" "$d/fleet.jsonl" "$d/held.jsonl")
-    (( mib <= 96 )) || { echo "peak RSS $mib MiB"; false; }
+    (( mib <= 48 )) || { echo "peak RSS $mib MiB"; false; }
     run jq -c '.classes[0] | [.total, .allocated, .free, .largestFit.devices]' "$d/out"
     assert_output '[20000,10000,10000,5]'
 }

@@ -292,9 +292,10 @@ UNIT_TEST(node_and_pool_in_one_pass_are_both_groupings)
 
 UNIT_MAIN()
 
-/* The report from claims held as records (made again one at a time) is the
- * report from the model's claims: allocated, shared through consumed
- * capacity, unhealthy by status.devices, every grouping. */
+/* The report from claims held as records (made again one at a time) and
+ * slices held as text is the report from the model's claims and slices:
+ * allocated, shared through consumed capacity, unhealthy by
+ * status.devices, every grouping. */
 UNIT_TEST(claims_as_records_count_as_claims)
 {
     /* clang-format off */
@@ -333,12 +334,17 @@ UNIT_TEST(claims_as_records_count_as_claims)
             for (size_t i = 0; i < cl->n; i++)
                 dra_compact_claim(&cp, cl->v[i]->json);
             cl->n = 0; /* the model holds no claims: the records answer */
+            dra_slice_packs packs = {0};
+            dra_model_list *sl = &got.m.by_kind[DRA_KIND_RESOURCE_SLICE];
+            for (size_t i = 0; i < sl->n; i++)
+                dra_slice_pack(&packs, sl->v[i]->json);
+            sl->n = 0; /* nor slices: their text does */
             json_t *nodes[8];
             size_t nn = 0;
             const dra_model_list *l = dra_model_kind(&got.m, DRA_KIND_NODE);
             for (size_t i = 0; i < l->n && nn < 8; i++)
                 nodes[nn++] = l->v[i]->json;
-            dra_fleet_opts o = {.by = (dra_fleet_by)by, .timeout = 10, .claims = &cp};
+            dra_fleet_opts o = {.by = (dra_fleet_by)by, .timeout = 10, .claims = &cp, .packs = &packs};
             dra_err *e = dra_fleet_capacity(&got.m, nodes, nn, &o, &got.rep, &got.warn);
             CHECK(e == NULL);
             dra_err_free(e);
@@ -348,6 +354,7 @@ UNIT_TEST(claims_as_records_count_as_claims)
                 CHECK_INT(num(json_array_get(json_object_get(got.rep, "classes"), 0), "allocated"), 3);
             }
             dra_compact_free(&cp);
+            dra_slice_packs_free(&packs);
             done(&got);
             done(&want);
         }

@@ -40,6 +40,7 @@
 #include "../model/compact.h"
 #include "../model/features.h"
 #include "../model/load.h"
+#include "../model/packed.h"
 
 /* NODE_AND_POOL: both groupings of one pass (the rows of NODE and POOL, the
  * largest fit of NODE), for a page that shows every view. */
@@ -58,6 +59,9 @@ typedef struct dra_fleet_opts {
      * dropped once counted, but those with status.devices (until the
      * report is made) */
     const dra_compact *claims;
+    /* NULL, or more ResourceSlices as text (model/packed.h), after the
+     * model's, as the allocator takes them (alloc/alloc.h) */
+    const dra_slice_packs *packs;
 } dra_fleet_opts;
 
 /* The report:
