@@ -50,6 +50,8 @@ static dra_err *use_one(void *ctx, dra_obj *o)
             l->uses->slice(l->uses->ctx, o->json);
         else if (kind == DRA_KIND_RESOURCE_CLAIM && l->uses->claim)
             l->uses->claim(l->uses->ctx, o->json);
+        else if (kind == DRA_KIND_POD && l->uses->pod)
+            l->uses->pod(l->uses->ctx, o->json);
         else
             dra_objset_keep(l->set, o);
     } else if (!passed && kind == DRA_KIND_UNKNOWN && l->uses->other && l->uses->other(o->json)) {

@@ -102,7 +102,9 @@ typedef struct dra_tool_uses {
     /* NULL, or where ResourceClaims go instead of the set (the same way),
      * e.g. as compact records (model/compact.h) */
     void (*claim)(void *ctx, const json_t *claim);
-    void *ctx; /* of slice and claim */
+    /* NULL, or where Pods go instead of the set (the same way) */
+    void (*pod)(void *ctx, const json_t *pod);
+    void *ctx; /* of slice, claim and pod */
     /* keep the objects of the kinds read as they were read, unchecked, and
      * load none into model, for a command that loads what is kept its own
      * way (errors, warnings and counts of model are then the dropped
