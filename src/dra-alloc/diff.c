@@ -10,6 +10,18 @@ const dra_opt dra_alloc_diff_opts[] = {
     DRA_ALLOC_REPORT_OPT_ENTRIES,
 };
 
+/* A checked ResourceClaim or Pod, kept as a record in ctx (a dra_compact
+ * keeping objects whole). */
+static void keep_claim(void *ctx, const json_t *claim)
+{
+    dra_compact_claim(ctx, claim);
+}
+
+static void keep_pod(void *ctx, const json_t *pod)
+{
+    dra_compact_pod(ctx, pod);
+}
+
 dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
@@ -25,10 +37,18 @@ dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc)
         e = dra_err_new(DRA_EXIT_INPUT, "diff needs two inputs, A and B (got %zu)", a->npos);
     if (!e && strcmp(a->pos[0], "-") == 0 && strcmp(a->pos[1], "-") == 0)
         e = dra_err_new(DRA_EXIT_INPUT, "diff: standard input can be only one of A and B");
-    dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD)};
-    for (int i = 0; i < 2 && !e; i++)
+    /* claims and Pods as records, their objects kept whole out of memory */
+    dra_compact recs[2];
+    memset(recs, 0, sizeof recs); /* DRA_COMPACT_INIT */
+    for (int i = 0; i < 2 && !e; i++) {
+        dra_compact_keep_whole(&recs[i]);
+        dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD),
+                              .claim = keep_claim,
+                              .pod = keep_pod,
+                              .ctx = &recs[i]};
         e = dra_alloc_read_paths(a, x, &a->pos[i], 1, 0, &uses, &in[i]);
-    json_t *rep = e ? NULL : dra_diff_models(&in[0].model, &in[1].model);
+    }
+    json_t *rep = e ? NULL : dra_diff_records(&recs[0], &recs[1]);
     if (rep && text) {
         dra_buf b = DRA_BUF_INIT;
         dra_diff_text(rep, &b);
@@ -41,6 +61,8 @@ dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc)
     if (!e && dra_diff_differs(rep))
         *rc = DRA_EXIT_NEGATIVE;
     json_decref(rep);
+    dra_compact_free(&recs[0]);
+    dra_compact_free(&recs[1]);
     dra_alloc_input_free(&in[0]);
     dra_alloc_input_free(&in[1]);
     return e;

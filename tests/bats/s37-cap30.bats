@@ -90,3 +90,26 @@ YAML
     run jq -c '[.classes[0].allocated, .quotas[0].resources["gpu.deviceclass.resource.k8s.io/devices"].used]' <<<"$output"
     assert_output '[2,2]'
 }
+
+@test "dra-alloc diff: 10,000 claims and Pods a side within 48 MiB (was 313)" {
+    rss_measurable "$DRA_BIN/dra-alloc"
+    fleet_in_use
+    local d="$BATS_TEST_TMPDIR" mib
+    mib=$(rss_mib "$DRA_BIN/dra-alloc" diff -o json "$d/held.jsonl" "$d/moved.jsonl") || true
+    (( mib <= 48 )) || { echo "peak RSS $mib MiB"; false; }
+    run jq -c '.summary | [.claims, .changed, .devices, .pods, .podsMoved]' "$d/out"
+    assert_output '[10000,100,100,10000,0]'
+}
+
+@test "dra-alloc diff: claims added and removed, pods moved, from records" {
+    local d="$BATS_TEST_TMPDIR"
+    claim() { printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: %s, namespace: ns, uid: u-%s}\nspec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\nstatus: {allocation: {devices: {results: [{request: r, driver: d.example.com, pool: p, device: %s}]}}}\n---\n' "$1" "$1" "$2"; }
+    pod() { printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: ns, uid: u-%s}\nspec: {nodeName: %s, containers: [{name: c, image: x}]}\n---\n' "$1" "$1" "$2"; }
+    { claim a d0; claim gone d1; pod p n1; } >"$d/a.yaml"
+    { claim a d2; claim new d1; pod p n2; } >"$d/b.yaml"
+    run -1 "$DRA_BIN/dra-alloc" diff "$d/a.yaml" "$d/b.yaml"
+    assert_line 'ResourceClaim ns/a: devices -d.example.com/p/d0 (r) +d.example.com/p/d2 (r)'
+    assert_line 'ResourceClaim ns/gone: removed; devices -d.example.com/p/d1 (r); node (any node) -> (not allocated)'
+    assert_line 'ResourceClaim ns/new: added; devices +d.example.com/p/d1 (r); node (not allocated) -> (any node)'
+    assert_line 'Pod ns/p: node n1 -> n2'
+}

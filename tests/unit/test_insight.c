@@ -68,6 +68,55 @@ UNIT_TEST(diff_equal_and_moved)
     unload(&b);
 }
 
+/* Records of each side's claims and Pods, keeping their objects whole. */
+static void records_of(const side *s, dra_compact *cp)
+{
+    memset(cp, 0, sizeof *cp);
+    dra_compact_keep_whole(cp);
+    const dra_model_list *cl = dra_model_kind(&s->m, DRA_KIND_RESOURCE_CLAIM);
+    for (size_t i = 0; i < cl->n; i++)
+        dra_compact_claim(cp, cl->v[i]->json);
+    const dra_model_list *pl = dra_model_kind(&s->m, DRA_KIND_POD);
+    for (size_t i = 0; i < pl->n; i++)
+        dra_compact_pod(cp, pl->v[i]->json);
+}
+
+/* The diff of records is the diff of the objects: changed, added, removed
+ * (both ways), moved Pods, config and reservations. */
+UNIT_TEST(diff_records_as_objects)
+{
+    static const char *const yamls[][2] = {
+        {CLAIM("c1", "x", "n1") CLAIM("c2", "z", "n1") POD("p", "n1"),
+         CLAIM("c1", "x", "n1") CLAIM("c2", "w", "n2") POD("p", "n2")},
+        {CLAIM("gone", "x", "n1") POD("p", "n1") POD("q", "n1"), CLAIM("new", "y", "n1") POD("p", "n1")},
+        {"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns, uid: u}\n"
+         "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n"
+         "status: {allocation: {devices: {results: [{request: r, driver: d.example.com, pool: p, device: x}],\n"
+         "  config: [{source: FromClaim, opaque: {driver: d.example.com, parameters: {a: 1}}}]}},\n"
+         "  reservedFor: [{resource: pods, name: p, uid: u-p}]}\n",
+         CLAIM("c", "x", "n1")},
+    };
+    for (size_t k = 0; k < sizeof yamls / sizeof *yamls; k++) {
+        for (int way = 0; way < 2; way++) {
+            side a, b;
+            load(&a, yamls[k][way]);
+            load(&b, yamls[k][!way]);
+            dra_compact ra, rb;
+            records_of(&a, &ra);
+            records_of(&b, &rb);
+            json_t *want = dra_diff_models(&a.m, &b.m), *got = dra_diff_records(&ra, &rb);
+            CHECK(dra_diff_differs(want));
+            CHECK(json_equal(want, got));
+            json_decref(want);
+            json_decref(got);
+            dra_compact_free(&ra);
+            dra_compact_free(&rb);
+            unload(&a);
+            unload(&b);
+        }
+    }
+}
+
 UNIT_TEST(alloc_node_forms)
 {
     json_t *a = json_loads("{\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\","

@@ -196,11 +196,38 @@ static json_t *pod_change(const json_t *a, const json_t *b, summary *s)
     return c;
 }
 
-static char *key_of(const json_t *obj)
+static char *key_of(const char *ns, const char *name)
 {
-    const json_t *meta = dra_jfield(obj, "metadata");
-    const char *ns = dra_jfield_str(meta, "namespace"), *name = dra_jfield_str(meta, "name");
     return dra_xasprintf("%s\x1f%s", ns ? ns : "", name ? name : "");
+}
+
+/* One side of a comparison: objects, or the claims or Pods of records that
+ * keep their objects whole. */
+typedef struct side {
+    json_t *const *v;      /* NULL: cp's records */
+    const dra_compact *cp; /* when v is NULL */
+    bool pods;             /* cp's Pods, else its claims */
+    size_t n;
+} side;
+
+/* Object i of a side (a new reference: a new tree for a record), or NULL
+ * for a record that does not keep its object. */
+static json_t *side_get(const side *sd, size_t i)
+{
+    if (sd->v)
+        return json_incref(sd->v[i]);
+    dra_obj o;
+    const dra_rec_whole *w = sd->pods ? sd->cp->pods[i]->whole : sd->cp->claims[i]->whole;
+    return dra_compact_whole(sd->cp, w, &o) ? o.json : NULL;
+}
+
+static char *side_key(const side *sd, size_t i)
+{
+    if (!sd->v)
+        return sd->pods ? key_of(sd->cp->pods[i]->ns, sd->cp->pods[i]->name)
+                        : key_of(sd->cp->claims[i]->ns, sd->cp->claims[i]->name);
+    const json_t *meta = dra_jfield(sd->v[i], "metadata");
+    return key_of(dra_jfield_str(meta, "namespace"), dra_jfield_str(meta, "name"));
 }
 
 typedef struct keyed {
@@ -209,13 +236,13 @@ typedef struct keyed {
     size_t n;
 } keyed;
 
-static void keyed_build(keyed *k, json_t *const *v, size_t n)
+static void keyed_build(keyed *k, const side *sd)
 {
     *k = (keyed){0};
-    k->keys = dra_xcalloc(n + 1, sizeof *k->keys);
-    k->n = n;
-    for (size_t i = 0; i < n; i++) {
-        k->keys[i] = key_of(v[i]);
+    k->keys = dra_xcalloc(sd->n + 1, sizeof *k->keys);
+    k->n = sd->n;
+    for (size_t i = 0; i < sd->n; i++) {
+        k->keys[i] = side_key(sd, i);
         dra_strmap_put(&k->map, k->keys[i], strlen(k->keys[i]), (intptr_t)i + 1);
     }
 }
@@ -228,32 +255,48 @@ static void keyed_free(keyed *k)
     dra_strmap_free(&k->map);
 }
 
-static const json_t *keyed_find(const keyed *k, json_t *const *v, const char *key)
+/* The position + 1 of key in k, 0 when missing. */
+static size_t keyed_find(const keyed *k, const char *key)
 {
     intptr_t x;
-    return dra_strmap_get(&k->map, key, strlen(key), &x) ? v[x - 1] : NULL;
+    return dra_strmap_get(&k->map, key, strlen(key), &x) ? (size_t)x : 0;
+}
+
+/* Each object of a against b's of the same key, then b's alone; one pair
+ * of objects at a time. */
+static void compare_sides(const side *a, const side *b, json_t *changes, summary *s,
+                          json_t *(*cmp)(const json_t *, const json_t *, summary *))
+{
+    keyed ka, kb;
+    keyed_build(&ka, a);
+    keyed_build(&kb, b);
+    for (size_t i = 0; i < a->n; i++) {
+        size_t j = keyed_find(&kb, ka.keys[i]);
+        json_t *x = side_get(a, i), *y = j ? side_get(b, j - 1) : NULL;
+        json_t *c = cmp(x, y, s);
+        if (c)
+            json_array_append_new(changes, c);
+        json_decref(x);
+        json_decref(y);
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        if (keyed_find(&ka, kb.keys[i]))
+            continue;
+        json_t *y = side_get(b, i);
+        json_t *c = cmp(NULL, y, s);
+        if (c)
+            json_array_append_new(changes, c);
+        json_decref(y);
+    }
+    keyed_free(&ka);
+    keyed_free(&kb);
 }
 
 static void compare_lists(json_t *const *a, size_t na, json_t *const *b, size_t nb, json_t *changes, summary *s,
                           json_t *(*cmp)(const json_t *, const json_t *, summary *))
 {
-    keyed ka, kb;
-    keyed_build(&ka, a, na);
-    keyed_build(&kb, b, nb);
-    for (size_t i = 0; i < na; i++) {
-        json_t *c = cmp(a[i], keyed_find(&kb, b, ka.keys[i]), s);
-        if (c)
-            json_array_append_new(changes, c);
-    }
-    for (size_t i = 0; i < nb; i++) {
-        if (keyed_find(&ka, a, kb.keys[i]))
-            continue;
-        json_t *c = cmp(NULL, b[i], s);
-        if (c)
-            json_array_append_new(changes, c);
-    }
-    keyed_free(&ka);
-    keyed_free(&kb);
+    side sa = {.v = a, .n = na}, sb = {.v = b, .n = nb};
+    compare_sides(&sa, &sb, changes, s, cmp);
 }
 
 static void compare_kind(const dra_model *a, const dra_model *b, dra_kind kind, json_t *changes, summary *s,
@@ -295,6 +338,17 @@ json_t *dra_diff_models(const dra_model *a, const dra_model *b)
     compare_kind(a, b, DRA_KIND_POD, changes, &s, pod_change);
     json_t *sum = summary_json(&s);
     return json_pack("{s:o,s:o}", "changes", changes, "summary", sum);
+}
+
+json_t *dra_diff_records(const dra_compact *a, const dra_compact *b)
+{
+    summary s = {0};
+    json_t *changes = json_array();
+    side ca = {.cp = a, .n = a->nclaims}, cb = {.cp = b, .n = b->nclaims};
+    compare_sides(&ca, &cb, changes, &s, claim_change);
+    side pa = {.cp = a, .pods = true, .n = a->npods}, pb = {.cp = b, .pods = true, .n = b->npods};
+    compare_sides(&pa, &pb, changes, &s, pod_change);
+    return json_pack("{s:o,s:o}", "changes", changes, "summary", summary_json(&s));
 }
 
 bool dra_diff_differs(const json_t *report)

@@ -14,7 +14,7 @@
  *                "devices", "node", "config", "reservations", "pods", "podsMoved"}}
  * Claims in A's order, then those only in B; then pods the same way.
  *
- * Ownership: the models are borrowed; the report belongs to the caller.
+ * Ownership: the models (or records) are borrowed; the report belongs to the caller.
  * Nothing here prints or exits.
  */
 #ifndef DRA_INSIGHT_DIFF_H
@@ -24,6 +24,7 @@
 #include <stdbool.h>
 
 #include "../base/buf.h"
+#include "../model/compact.h"
 #include "../model/load.h"
 
 /* The report (a new object).  Never fails. */
@@ -31,6 +32,10 @@ json_t *dra_diff_models(const dra_model *a, const dra_model *b);
 /* The same over two lists of ResourceClaims (borrowed), matched by
  * namespace and name (pods: none). */
 json_t *dra_diff_claim_lists(json_t *const *a, size_t na, json_t *const *b, size_t nb);
+/* The same over the claims and Pods of two sets of records that keep their
+ * objects whole (model/compact.h, dra_compact_keep_whole; borrowed), in
+ * input order: objects are made again one pair at a time and dropped. */
+json_t *dra_diff_records(const dra_compact *a, const dra_compact *b);
 /* Whether the report has any change. */
 bool dra_diff_differs(const json_t *report);
 /* One line per change, then the summary line, appended to out. */
