@@ -4,31 +4,7 @@ bats_require_minimum_version 1.5.0
 # claims and Pods held as records whose objects are kept whole out of
 # memory and made again one at a time.
 load helpers
-
-# A fleet in use as bench/bench-resident.sh makes it (bench/gen-held.py):
-# 2,000 nodes of 10 devices, half of each allocated, one claim and one
-# bound Pod per allocated device (10,000 each, 12 MB of JSON Lines).
-fleet_in_use() {
-    command -v python3 >/dev/null || skip "no python3"
-    local d="$BATS_TEST_TMPDIR"
-    "$DRA_BIN/dra-slice" profile gpu --nodes 2000 --devices 10 -o jsonl >"$d/fleet.jsonl"
-    python3 "$BATS_TEST_DIRNAME/../../bench/gen-held.py" "$d/fleet.jsonl" "$d" >/dev/null
-}
-
-# The tool's peak RSS in MiB, its output in $BATS_TEST_TMPDIR/out: run by
-# the tests that are not skipped by rss_measurable (AddressSanitizer's
-# shadow memory is not the tool's; /usr/bin/time must be there).
-rss_measurable() {
-    [[ -x /usr/bin/time ]] || skip "no /usr/bin/time"
-    ! ldd "$1" 2>/dev/null | grep -q libasan || skip "peak RSS is not the tool's under AddressSanitizer"
-}
-
-rss_mib() {
-    local kib
-    /usr/bin/time -f '%M' -o "$BATS_TEST_TMPDIR/kib" "$@" >"$BATS_TEST_TMPDIR/out"
-    kib=$(tail -1 "$BATS_TEST_TMPDIR/kib")
-    echo $((kib / 1024))
-}
+load held # fleet_in_use, rss_measurable, rss_mib
 
 @test "dra-claim doctor: 10,000 claims and Pods on 20,000 devices within 48 MiB (was 179)" {
     rss_measurable "$DRA_BIN/dra-claim"

@@ -3,30 +3,7 @@ bats_require_minimum_version 1.5.0
 # capacity, pool-status, diff and what-if on a fleet in use, in bounded
 # memory: claims and Pods held as records, slices as what the command reads.
 load helpers
-
-# A fleet in use as bench/bench-resident.sh makes it (bench/gen-held.py):
-# 2,000 nodes of 10 devices, half of each allocated, one claim and one
-# bound Pod per allocated device (10,000 each, 12 MB of JSON Lines).
-fleet_in_use() {
-    command -v python3 >/dev/null || skip "no python3"
-    local d="$BATS_TEST_TMPDIR"
-    "$DRA_BIN/dra-slice" profile gpu --nodes 2000 --devices 10 -o jsonl >"$d/fleet.jsonl"
-    python3 "$BATS_TEST_DIRNAME/../../bench/gen-held.py" "$d/fleet.jsonl" "$d" >/dev/null
-}
-
-# Peak RSS is the tool's only without AddressSanitizer and with /usr/bin/time.
-rss_measurable() {
-    [[ -x /usr/bin/time ]] || skip "no /usr/bin/time"
-    ! ldd "$1" 2>/dev/null | grep -q libasan || skip "peak RSS is not the tool's under AddressSanitizer"
-}
-
-# The tool's peak RSS in MiB, its output in $BATS_TEST_TMPDIR/out.
-rss_mib() {
-    local kib
-    /usr/bin/time -f '%M' -o "$BATS_TEST_TMPDIR/kib" "$@" >"$BATS_TEST_TMPDIR/out"
-    kib=$(tail -1 "$BATS_TEST_TMPDIR/kib")
-    echo $((kib / 1024))
-}
+load held # fleet_in_use, rss_measurable, rss_mib
 
 @test "dra-slice pool-status: 10,000 claims and Pods on 20,000 devices within 32 MiB (was 52)" {
     rss_measurable "$DRA_BIN/dra-slice"
@@ -62,33 +39,11 @@ rss_mib() {
 }
 
 @test "dra-alloc capacity: quotas count the claims held as records" {
-    local d="$BATS_TEST_TMPDIR"
-    cat >"$d/q.yaml" <<'YAML'
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec: {driver: gpu.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 1}, devices: [{name: d0}, {name: d1}]}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c, namespace: ns, uid: u-c}
-spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}}
-status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, pool: n1, device: d0}, {request: r, driver: gpu.example.com, pool: n1, device: d1}]}}}
----
-apiVersion: v1
-kind: ResourceQuota
-metadata: {name: q, namespace: ns}
-spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: "4"}}
-YAML
-    run "$DRA_BIN/dra-alloc" capacity -o json "$d/q.yaml"
+    local data="$BATS_TEST_DIRNAME/../data/capacity"
+    run "$DRA_BIN/dra-alloc" capacity -o json "$data/cluster.yaml" "$data/quota.yaml"
     assert_success
-    run jq -c '[.classes[0].allocated, .quotas[0].resources["gpu.deviceclass.resource.k8s.io/devices"].used]' <<<"$output"
-    assert_output '[2,2]'
+    run jq -c '.quotas[0].resources["gpu.deviceclass.resource.k8s.io/devices"] | [.used, .start]' <<<"$output"
+    assert_output '[3,3]'
 }
 
 @test "dra-alloc diff: 10,000 claims and Pods a side within 48 MiB (was 313)" {
