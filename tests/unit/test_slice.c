@@ -1004,17 +1004,29 @@ UNIT_TEST(profiles_are_deterministic)
 
 UNIT_MAIN()
 
+/* tests/data/slice/NAME read and loaded as pool-status loads it (not
+ * validated); false on an error. */
+static bool load_data(const char *name, dra_objset *set, dra_model *m)
+{
+    char *path = data_path(name);
+    dra_err *e = dra_read_path(set, path);
+    dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
+    if (!e)
+        e = dra_load(set, &lo, m);
+    bool ok = e == NULL;
+    dra_err_free(e);
+    free(path);
+    return ok;
+}
+
 /* ResourcePoolStatusRequest: newest generation only, taints and taint rules
  * make devices unavailable, admin access is not allocation, limit cuts the
  * list after poolCount (KEP-5677 controller's calculatePoolStatus). */
 UNIT_TEST(pool_status_counts_as_the_controller)
 {
-    char *path = data_path("pool-status.yaml");
     dra_objset set = DRA_OBJSET_INIT;
     dra_model m = DRA_MODEL_INIT;
-    CHECK(!dra_read_path(&set, path));
-    dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
-    CHECK(!dra_load(&set, &lo, &m));
+    CHECK(load_data("pool-status.yaml", &set, &m));
     dra_features f;
     dra_features_default(&f);
     const dra_model_list *reqs = dra_model_kind(&m, DRA_KIND_RESOURCE_POOL_STATUS_REQUEST);
@@ -1045,7 +1057,6 @@ UNIT_TEST(pool_status_counts_as_the_controller)
     json_decref(req);
     dra_model_free(&m);
     dra_objset_free(&set);
-    free(path);
 }
 
 /* The views of 1.37: partitionSummary over the counters left after the
@@ -1053,12 +1064,9 @@ UNIT_TEST(pool_status_counts_as_the_controller)
  * shareable devices (views.go computePartitionSummary, computeShareableSummary). */
 UNIT_TEST(pool_status_views)
 {
-    char *path = data_path("pool-views.yaml");
     dra_objset set = DRA_OBJSET_INIT;
     dra_model m = DRA_MODEL_INIT;
-    CHECK(!dra_read_path(&set, path));
-    dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
-    CHECK(!dra_load(&set, &lo, &m));
+    CHECK(load_data("pool-views.yaml", &set, &m));
     dra_features f;
     dra_features_default(&f);
     json_t *req = dra_pool_status_request_new("gpu.example.com", NULL, 0);
@@ -1104,7 +1112,6 @@ UNIT_TEST(pool_status_views)
     json_decref(req);
     dra_model_free(&m);
     dra_objset_free(&set);
-    free(path);
 }
 
 /* partitionSummary: each type's cost is parsed once and is the group's
@@ -1164,12 +1171,9 @@ UNIT_TEST(pool_status_from_kept_slices)
 {
     static const char *const files[] = {"pool-status.yaml", "pool-views.yaml"};
     for (size_t fi = 0; fi < 2; fi++) {
-        char *path = data_path(files[fi]);
         dra_objset set = DRA_OBJSET_INIT;
         dra_model m = DRA_MODEL_INIT;
-        CHECK(!dra_read_path(&set, path));
-        dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
-        CHECK(!dra_load(&set, &lo, &m));
+        CHECK(load_data(files[fi], &set, &m));
         dra_features f;
         dra_features_default(&f);
         const dra_model_list *sl = dra_model_kind(&m, DRA_KIND_RESOURCE_SLICE);
@@ -1195,7 +1199,6 @@ UNIT_TEST(pool_status_from_kept_slices)
         dra_compact_free(&claims);
         dra_model_free(&m);
         dra_objset_free(&set);
-        free(path);
     }
     /* a device read only for its name is kept as its name */
     json_t *s =
