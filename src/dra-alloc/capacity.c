@@ -59,17 +59,17 @@ static dra_err *parse_floors(const dra_strv *v, floor_ **out)
     return NULL;
 }
 
-/* What capacity keeps of its input besides the model: claims as records,
- * slices as text. */
+/* What capacity keeps of its input besides the model: claims and slices as
+ * text. */
 typedef struct kept {
-    dra_compact *claims;
+    dra_fleet_claims *claims;
     dra_slice_packs *packs;
 } kept;
 
-/* A ResourceClaim as read (checked), kept as a record. */
+/* A ResourceClaim as read (checked), kept as its text. */
 static void keep_claim(void *ctx, const json_t *claim)
 {
-    dra_compact_claim(((kept *)ctx)->claims, claim);
+    dra_fleet_claims_keep(((kept *)ctx)->claims, claim);
 }
 
 /* A ResourceSlice as read (checked), kept as text alone, in the allocator's input. */
@@ -80,20 +80,20 @@ static void keep_slice(void *ctx, const json_t *slice)
 
 /* Quota use per namespace, as the claims of the input leave it (status.used
  * where a quota lists a resource): rep's "quotas", when the input has any.
- * The claims, held as records, are made again for it, into a view of the
+ * The claims, held as text, are made again for it, into a view of the
  * model that has them. */
-static dra_err *add_quotas(const input *in, const dra_compact *claims, json_t *rep)
+static dra_err *add_quotas(const input *in, const dra_fleet_claims *claims, json_t *rep)
 {
     size_t i;
     for (i = 0; i < in->set.n && !dra_is_resource_quota(in->set.v[i].json); i++)
         ;
     if (i == in->set.n)
         return NULL;
-    dra_obj *objs = dra_xcalloc(claims->nclaims + 1, sizeof *objs);
-    const dra_obj **v = dra_xcalloc(claims->nclaims + 1, sizeof *v);
+    dra_obj *objs = dra_xcalloc(claims->n + 1, sizeof *objs);
+    const dra_obj **v = dra_xcalloc(claims->n + 1, sizeof *v);
     size_t n = 0;
-    for (i = 0; i < claims->nclaims; i++)
-        if (dra_compact_whole(claims, claims->claims[i]->whole, &objs[n]))
+    for (i = 0; i < claims->n; i++)
+        if (dra_compact_whole(&claims->texts, claims->v[i], &objs[n]))
             v[n] = &objs[n], n++;
     dra_model view = in->model;
     view.by_kind[DRA_KIND_RESOURCE_CLAIM] = (dra_model_list){v, n, n};
@@ -143,8 +143,7 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err *e = dra_alloc_load_input(a, &y, true, &in);
     if (!e)
         e = parse_floors(&x->fail_below, &floors);
-    dra_compact claims = DRA_COMPACT_INIT; /* claims as records, their objects kept whole out of memory */
-    dra_compact_keep_whole(&claims);
+    dra_fleet_claims claims = {0}; /* claims as text, out of memory */
     kept k = {&claims, &in.packs};
     dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS,
                           .other = dra_is_resource_quota,
@@ -185,7 +184,7 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err_free(warn);
     floors_free(floors, x->fail_below.n);
     dra_sched_nodes_free(&nodes);
-    dra_compact_free(&claims);
+    dra_fleet_claims_free(&claims);
     dra_alloc_input_free(&in);
     return e;
 }

@@ -38,7 +38,7 @@ load held # fleet_in_use, rss_measurable, rss_mib
     assert_output '[20000,10000,10000,5]'
 }
 
-@test "dra-alloc capacity: quotas count the claims held as records" {
+@test "dra-alloc capacity: quotas count the claims held as text" {
     local data="$BATS_TEST_DIRNAME/../data/capacity"
     run "$DRA_BIN/dra-alloc" capacity -o json "$data/cluster.yaml" "$data/quota.yaml"
     assert_success

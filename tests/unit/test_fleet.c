@@ -292,7 +292,7 @@ UNIT_TEST(node_and_pool_in_one_pass_are_both_groupings)
 
 UNIT_MAIN()
 
-/* The report from claims held as records (made again one at a time) and
+/* The report from claims held as text (made again one at a time) and
  * slices held as text is the report from the model's claims and slices:
  * allocated, shared through consumed capacity, unhealthy by
  * status.devices, every grouping. */
@@ -328,12 +328,11 @@ UNIT_TEST(claims_as_records_count_as_claims)
             dra_load_opts lo = {.skip_unknown = true};
             CHECK(!dra_read_mem(&got.set, "t.yaml", yamls[k], strlen(yamls[k])));
             CHECK(!dra_load(&got.set, &lo, &got.m));
-            dra_compact cp = DRA_COMPACT_INIT;
-            dra_compact_keep_whole(&cp);
+            dra_fleet_claims cp = {0};
             dra_model_list *cl = &got.m.by_kind[DRA_KIND_RESOURCE_CLAIM];
             for (size_t i = 0; i < cl->n; i++)
-                dra_compact_claim(&cp, cl->v[i]->json);
-            cl->n = 0; /* the model holds no claims: the records answer */
+                dra_fleet_claims_keep(&cp, cl->v[i]->json);
+            cl->n = 0; /* the model holds no claims: their texts answer */
             dra_slice_packs packs = {0};
             dra_model_list *sl = &got.m.by_kind[DRA_KIND_RESOURCE_SLICE];
             for (size_t i = 0; i < sl->n; i++)
@@ -353,7 +352,7 @@ UNIT_TEST(claims_as_records_count_as_claims)
                 CHECK_INT(num(json_array_get(json_object_get(got.rep, "classes"), 0), "unhealthy"), 1);
                 CHECK_INT(num(json_array_get(json_object_get(got.rep, "classes"), 0), "allocated"), 3);
             }
-            dra_compact_free(&cp);
+            dra_fleet_claims_free(&cp);
             dra_slice_packs_free(&packs);
             done(&got);
             done(&want);

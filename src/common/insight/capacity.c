@@ -418,15 +418,30 @@ static dra_err *one_class(dra_alloc_walk *f, const char *cls, json_t *const *nod
 
 /* ---- entry points ------------------------------------------------------------------- */
 
-/* Claims made again one at a time from their records: each allocated one
+void dra_fleet_claims_keep(dra_fleet_claims *c, const json_t *claim)
+{
+    if (!c->texts.keep_whole)
+        dra_compact_keep_whole(&c->texts);
+    c->v = dra_xgrow(c->v, c->n, sizeof *c->v);
+    c->v[c->n++] = dra_compact_store(&c->texts, claim);
+}
+
+void dra_fleet_claims_free(dra_fleet_claims *c)
+{
+    dra_compact_free(&c->texts);
+    free(c->v);
+    *c = (dra_fleet_claims){0};
+}
+
+/* Claims made again one at a time from their texts: each allocated one
  * recorded in w as dra_alloc_world_new records in-use claims, those with
  * status.devices kept in *held (for the walk; the caller decrefs them). */
-static dra_err *add_records(dra_alloc_world *w, const dra_compact *cp, json_t ***held, size_t *nheld)
+static dra_err *add_claims(dra_alloc_world *w, const dra_fleet_claims *c, json_t ***held, size_t *nheld)
 {
     dra_err *e = NULL;
-    for (size_t i = 0; i < cp->nclaims && !e; i++) {
+    for (size_t i = 0; i < c->n && !e; i++) {
         dra_obj o;
-        if (!dra_compact_whole(cp, cp->claims[i]->whole, &o))
+        if (!dra_compact_whole(&c->texts, c->v[i], &o))
             continue;
         const json_t *st = json_object_get(o.json, "status");
         const json_t *al = json_object_get(st, "allocation");
@@ -461,7 +476,7 @@ dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nno
     json_t **held = NULL;
     size_t nheld = 0;
     if (!e && o->claims)
-        e = add_records(w, o->claims, &held, &nheld);
+        e = add_claims(w, o->claims, &held, &nheld);
     json_t *arr = json_array();
     if (!e) {
         dra_alloc_walk f;

@@ -42,6 +42,20 @@
 #include "../model/load.h"
 #include "../model/packed.h"
 
+/* ResourceClaims kept as their compact JSON text alone, out of memory
+ * (model/compact.h: a dra_compact keeping objects whole, without records),
+ * in input order: what capacity reads of a fleet's claims.  Zeroed is
+ * empty; dra_fleet_claims_free releases it. */
+typedef struct dra_fleet_claims {
+    dra_compact texts;
+    dra_rec_whole **v; /* in texts */
+    size_t n;
+} dra_fleet_claims;
+
+/* Keep claim (borrowed; a checked v1 ResourceClaim) as its text. */
+void dra_fleet_claims_keep(dra_fleet_claims *c, const json_t *claim);
+void dra_fleet_claims_free(dra_fleet_claims *c);
+
 /* NODE_AND_POOL: both groupings of one pass (the rows of NODE and POOL, the
  * largest fit of NODE), for a page that shows every view. */
 typedef enum { DRA_FLEET_BY_CLASS, DRA_FLEET_BY_NODE, DRA_FLEET_BY_POOL, DRA_FLEET_BY_NODE_AND_POOL } dra_fleet_by;
@@ -53,12 +67,11 @@ typedef struct dra_fleet_opts {
     const char *match_attribute;  /* fragmentation probe adds matchAttribute on this attribute; NULL = none */
     const dra_features *features; /* NULL = defaults */
     double timeout;               /* per allocator run, seconds; <= 0 none */
-    /* NULL: the model's claims; else the claims as these records, keeping
-     * their objects whole (dra_compact_keep_whole), in input order, and the
-     * model's claims are not read: each is made again from its record and
-     * dropped once counted, but those with status.devices (until the
-     * report is made) */
-    const dra_compact *claims;
+    /* NULL: the model's claims; else these claims, kept as their texts
+     * alone, and the model's claims are not read: each is made again from
+     * its text and dropped once counted, but those with status.devices
+     * (until the report is made) */
+    const struct dra_fleet_claims *claims;
     /* NULL, or more ResourceSlices as text (model/packed.h), after the
      * model's, as the allocator takes them (alloc/alloc.h) */
     const dra_slice_packs *packs;
