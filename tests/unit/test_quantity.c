@@ -556,12 +556,12 @@ static void check_int64(int *unit_failed, const char *in, bool (*read)(const dra
 /* clang-format on */
 VALUE("1000m", true, 1)
 VALUE("1001m", true, 2)
-VALUE("-1001m", true, -2)                 /* int64-backed: away from zero */
-VALUE("-1.0000000000000000001", true, -1) /* inf.Dec-backed: truncate, +1 */
+VALUE("-1001m", true, -2)                /* int64-backed: away from zero */
+VALUE("-1.0000000000000000001", true, 0) /* inf.Dec-backed: truncate, +1 */
 VALUE("1n", true, 1)
 VALUE("9223372036854775807", true, INT64_MAX)
 VALUE("9223372036854775808", false, 0)
-VALUE("-9223372036854775808", true, INT64_MIN)
+VALUE("-9223372036854775808", false, 0) /* inf.Dec: unscaled.Int64() wraps */
 VALUE("1Pi", true, 1125899906842624)
 VALUE("1e20", false, 0)
 
@@ -759,4 +759,109 @@ UNIT_TEST(parse_json_trims_raw_white_space)
     CHECK(e == NULL);
     CHECK_STR(dra_quantity_format(&q, buf), "1500m");
     dra_err_free(e);
+}
+
+/* What apimachinery v0.37.2 says of tricky quantities (negative fractions,
+ * values past int64, many decimals, exponent forms), row for row as a Go
+ * program printed them: Value() and whether it is computed without int64
+ * overflow, MilliValue() and the same, String(), AsDec().String() and
+ * AsInt64()'s ok.  An inf.Dec-backed negative fraction truncates, then adds
+ * one (scale_int.go scaledValue's fast path): "-1.5000000000" is 0. */
+struct goq_row {
+    const char *in;
+    int64_t value;
+    bool value_ok;
+    int64_t milli;
+    bool milli_ok;
+    const char *str, *dec;
+    bool is_int;
+};
+/* clang-format off */
+#define GOQ(in, v, vok, m, mok, s, d, i) {in, v, vok, m, mok, s, d, i},
+static const struct goq_row goq_rows[] = {
+    GOQ("-1.5000000000", 0, true, -1500, true, "-1500m", "-1.500000000", false)
+    GOQ("-1.5", -2, true, -1500, true, "-1500m", "-1.5", false)
+    GOQ("-1.5000000001", 0, true, -1499, true, "-1500000001n", "-1.500000001", false)
+    GOQ("-2.5000000000", -1, true, -2500, true, "-2500m", "-2.500000000", false)
+    GOQ("1.5000000000", 2, true, 1500, true, "1500m", "1.500000000", false)
+    GOQ("-0.5000000000", 1, true, -500, true, "-500m", "-0.500000000", false)
+    GOQ("-0.4", -1, true, -400, true, "-400m", "-0.4", false)
+    GOQ("-0.5", -1, true, -500, true, "-500m", "-0.5", false)
+    GOQ("-1.0000000000000000001", 0, true, -999, true, "-1000000001n", "-1.000000001", false)
+    GOQ("-1001m", -2, true, -1001, true, "-1001m", "-1.001", false)
+    GOQ("-1.5m", -1, true, -2, true, "-1500u", "-0.0015", false)
+    GOQ("-1.5001m", -1, true, -2, true, "-1500100n", "-0.0015001", false)
+    GOQ("-0.0000000001", 1, true, 1, true, "-1n", "-0.000000001", false)
+    GOQ("-1n", -1, true, -1, true, "-1n", "-0.000000001", false)
+    GOQ("-1.5n", 1, true, 1, true, "-2n", "-0.000000002", false)
+    GOQ("1.5n", 1, true, 1, true, "2n", "0.000000002", false)
+    GOQ("-1.25", -2, true, -1250, true, "-1250m", "-1.25", false)
+    GOQ("-123456789012345678.5", 1055827309, false, 1055827308903, false, "-123456789012345678500m", "-123456789012345678.500000000", false)
+    GOQ("123456789012345678.5", 123456789012345679, true, -5670419503621182812, false, "123456789012345678500m", "123456789012345678.500000000", false)
+    GOQ("-12345678901234567890", -5097733591, false, -5097733592001, false, "-12345678901234567890", "-12345678901234567890.000000000", false)
+    GOQ("12345678901234567890", -6101065172474983726, false, 4807115922877858896, false, "12345678901234567890", "12345678901234567890.000000000", false)
+    GOQ("9223372036854775807", 9223372036854775807, true, -1000, false, "9223372036854775807", "9223372036854775807.000000000", false)
+    GOQ("9223372036854775808", INT64_MIN, false, 0, false, "9223372036854775808", "9223372036854775808.000000000", false)
+    GOQ("-9223372036854775808", 0, false, 0, false, "-9223372036854775808", "-9223372036854775808.000000000", false)
+    GOQ("-9223372036854775809", -1, false, -1000, false, "-9223372036854775809", "-9223372036854775809.000000000", false)
+    GOQ("18446744073709551616", 0, false, 0, false, "18446744073709551616", "18446744073709551616.000000000", false)
+    GOQ("1e30", 0, false, 0, false, "1e30", "1000000000000000000000000000000", false)
+    GOQ("-1e30", 0, false, 0, false, "-1e30", "-1000000000000000000000000000000", false)
+    GOQ("1e-3", 1, true, 1, true, "1e-3", "0.001", false)
+    GOQ("-1e-3", -1, true, -1, true, "-1e-3", "-0.001", false)
+    GOQ("-1.5e-3", -1, true, -2, true, "-1500e-6", "-0.0015", false)
+    GOQ("1.5e-10", 1, true, 1, true, "1e-9", "0.000000001", false)
+    GOQ("-1.5e-10", 1, true, 1, true, "-1e-9", "-0.000000001", false)
+    GOQ("1.5e3", 1500, true, 1500000, true, "1500", "1500", true)
+    GOQ("-1.5e3", -1500, true, -1500000, true, "-1500", "-1500", true)
+    GOQ("1.23456789e-1", 1, true, 124, true, "1.23456789e-1", "0.123456789", false)
+    GOQ("-1.23456789e-1", -1, true, -124, true, "-1.23456789e-1", "-0.123456789", false)
+    GOQ("1.234567891e-1", 1, true, 124, true, "123456790e-9", "0.123456790", false)
+    GOQ("-1.234567891e-1", 1, true, -122, true, "-123456790e-9", "-0.123456790", false)
+    GOQ("0.1234567891", 1, true, 124, true, "123456790n", "0.123456790", false)
+    GOQ("-0.1234567891", 1, true, -122, true, "-123456790n", "-0.123456790", false)
+    GOQ("1E3", 1000, true, 1000000, true, "1E3", "1000", true)
+    GOQ("1E18", 1000000000000000000, true, 0, false, "1E18", "1000000000000000000", true)
+    GOQ("1E19", 0, false, 0, false, "10e18", "10000000000000000000", false)
+    GOQ("-1E19", 0, false, 0, false, "-10e18", "-10000000000000000000", false)
+    GOQ("9.2233720368547758e18", 9223372036854775800, true, 0, false, "9223372036854775800", "9223372036854775800", true)
+    GOQ("1.5Ki", 1536, true, 1536000, true, "1536", "1536.000000000", false)
+    GOQ("-1.5Ki", -1536, true, -1536000, true, "-1536", "-1536.000000000", false)
+    GOQ("-0.5Ki", -512, true, -512000, true, "-512", "-512.000000000", false)
+    GOQ("1Ei", 1152921504606846976, true, INT64_MIN, false, "1Ei", "1152921504606846976.000000000", false)
+    GOQ("8Ei", 9223372036854775807, true, -1000, false, "9223372036854775807", "9223372036854775807", false)
+    GOQ("-8Ei", -9223372036854775807, true, 1000, false, "-9223372036854775807", "-9223372036854775807", false)
+    GOQ("9223372036854775807m", 9223372036854776, true, 9223372036854775807, true, "9223372036854775807m", "9223372036854775.807000000", false)
+    GOQ("-9223372036854775807m", 1, false, 1, false, "-9223372036854775807m", "-9223372036854775.807000000", false)
+    GOQ("9223372036854775.807k", 9223372036854775807, true, -1000, false, "9223372036854775807", "9223372036854775807.000000000", false)
+    GOQ("-1.5k", -1500, true, -1500000, true, "-1500", "-1500", true)
+    GOQ("-1.5M", -1500000, true, -1500000000, true, "-1500k", "-1500000", true)
+    GOQ("-999999999.999999999", -1000000000, true, -1000000000000, true, "-999999999.999999999", "-999999999.999999999", false)
+    GOQ("-999999999999999999.9", 6930898828, false, 6930898827545, false, "-999999999999999999900m", "-999999999999999999.900000000", false)
+};
+#undef GOQ
+/* clang-format on */
+
+T_(go_value_table)
+{
+    for (size_t i = 0; i < sizeof goq_rows / sizeof *goq_rows; i++) {
+        const struct goq_row *r = &goq_rows[i];
+        dra_quantity q = must(unit_failed, r->in);
+        char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_DECMAX];
+        int64_t v = 0, m = 0;
+        bool vok = dra_quantity_value(&q, &v), mok = dra_quantity_milli_value(&q, &m);
+        int64_t w = dra_quantity_value_wrapped(&q);
+        const char *s = dra_quantity_format(&q, b1);
+        bool isint = dra_quantity_is_int64(&q);
+        const char *d = dra_quantity_dec_string(&q, b2);
+        if (vok != r->value_ok || (vok && v != r->value) || w != r->value || mok != r->milli_ok ||
+            (mok && m != r->milli) || strcmp(s, r->str) != 0 || strcmp(d, r->dec) != 0 || isint != r->is_int) {
+            fprintf(stderr,
+                    "  %s: value %d/%lld wrapped %lld milli %d/%lld \"%s\" \"%s\" %d, want %d/%lld %d/%lld \"%s\" "
+                    "\"%s\" %d\n",
+                    r->in, vok, (long long)v, (long long)w, mok, (long long)m, s, d, isint, r->value_ok,
+                    (long long)r->value, r->milli_ok, (long long)r->milli, r->str, r->dec, r->is_int);
+            *unit_failed = 1;
+        }
+    }
 }

@@ -1023,6 +1023,19 @@ double dra_quantity_as_float(const dra_quantity *q)
     return base * go_pow10(q->rep_scale);
 }
 
+/* |unscaled|, upstream's internal integer (mag * 10^(exp - rep_scale)),
+ * is at most 2^63: big.Int.Int64() reads it without wrapping. */
+static bool unscaled_fits_int64(const dra_quantity *q)
+{
+    bignum m;
+    mag_to_bn(q, &m);
+    int64_t shift = (int64_t)q->exp - q->rep_scale;
+    if (!bn_mul_pow10(&m, shift > 0 ? shift : 0) || m.n > 2)
+        return false;
+    uint64_t v = (uint64_t)(m.n > 0 ? m.d[0] : 0) | ((uint64_t)(m.n > 1 ? m.d[1] : 0) << 32);
+    return v <= (uint64_t)INT64_MAX + 1;
+}
+
 bool dra_quantity_value(const dra_quantity *q, int64_t *out)
 {
     if (q->sign == 0) {
@@ -1041,15 +1054,25 @@ bool dra_quantity_value(const dra_quantity *q, int64_t *out)
             inexact |= bn_div_small(&m, pow10_u32[drop >= 9 ? 9 : drop]) != 0;
         inexact |= drop > 0; /* everything divided away: |value| < 1 */
     }
-    /* int64Amount.AsScaledInt64 rounds away from zero; scaledValue
-     * (scale_int.go) truncates and adds one, which for a negative inf.Dec
-     * means rounding towards zero. */
+    /* int64Amount.AsScaledInt64 rounds away from zero.  scaledValue
+     * (scale_int.go) rounds an inf.Dec up: a positive one to the ceiling;
+     * a negative one, on its fast path (inf.Dec scale below 19), truncates
+     * its unscaled.Int64() and adds one, so "-1.5000000000" is 0 and
+     * "-0.5000000000" is 1; past that path DivMod floors and adds one,
+     * which truncates. */
+    bool neg_fast = q->sign < 0 && q->dec_backed && -(int64_t)q->rep_scale > 0 && -(int64_t)q->rep_scale < 19;
+    if (neg_fast && !unscaled_fits_int64(q))
+        return false; /* unscaled.Int64() wraps */
     bool up = inexact && (q->sign > 0 || !q->dec_backed);
     if (up && !bn_mul_add_small(&m, 1, 1))
         return false;
     if (m.n > 2)
         return false;
     uint64_t v = (uint64_t)(m.n > 0 ? m.d[0] : 0) | ((uint64_t)(m.n > 1 ? m.d[1] : 0) << 32);
+    if (neg_fast && inexact) {
+        *out = 1 - (int64_t)v; /* v <= 2^63 / 10 */
+        return true;
+    }
     if (q->sign > 0) {
         if (v > (uint64_t)INT64_MAX)
             return false;
@@ -1145,9 +1168,12 @@ dra_quantity dra_quantity_from_int64(int64_t v, dra_qformat fmt)
 
 bool dra_quantity_milli_value(const dra_quantity *q, int64_t *out)
 {
+    /* ScaledValue(Milli): the same integer at a scale three lower */
     dra_quantity s = *q;
-    if (s.sign)
+    if (s.sign) {
         s.exp += 3;
+        s.rep_scale += 3;
+    }
     return dra_quantity_value(&s, out);
 }
 

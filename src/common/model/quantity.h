@@ -102,10 +102,13 @@ bool dra_quantity_sub(dra_quantity *out, const dra_quantity *a, const dra_quanti
 bool dra_quantity_is_int64(const dra_quantity *q);
 bool dra_quantity_as_int64(const dra_quantity *q, int64_t *out);
 double dra_quantity_as_float(const dra_quantity *q); /* AsApproximateFloat64 */
-/* Quantity.Value(): the value rounded up to an integer (away from zero for
- * int64-backed values, towards +Inf for inf.Dec-backed negatives, as
- * upstream's two code paths do).  False when it does not fit int64, where
- * upstream silently overflows. */
+/* Quantity.Value(): the value rounded up to an integer as upstream's two
+ * code paths do: away from zero for int64-backed values; for inf.Dec-backed
+ * ones the ceiling, except that a negative fraction at an inf.Dec scale
+ * below 19 is truncated and then one is added ("-1.5000000000" is 0,
+ * "-0.5000000000" is 1; scale_int.go scaledValue).  False where upstream
+ * silently overflows: the result or, for those negatives, the internal
+ * unscaled integer does not fit int64. */
 bool dra_quantity_value(const dra_quantity *q, int64_t *out);
 /* Quantity.Value() as apimachinery computes it through v0.37: on overflow
  * an int64-backed value at scale 1, 2, 3, 6 or 9 wraps, one at any other
@@ -118,7 +121,8 @@ int64_t dra_quantity_value_wrapped(const dra_quantity *q);
 int dra_quantity_cmp_receiver(dra_quantity *q, const dra_quantity *y);
 /* resource.NewQuantity(v, fmt). */
 dra_quantity dra_quantity_from_int64(int64_t v, dra_qformat fmt);
-/* Quantity.MilliValue(): the value times 1000, rounded up as Value() rounds;
+/* Quantity.MilliValue(): the value times 1000, rounded up as Value() rounds
+ * (ScaledValue(Milli), so "-1.5000000001" gives -1499);
  * false when it does not fit int64.  And resource.NewMilliQuantity(v, fmt). */
 bool dra_quantity_milli_value(const dra_quantity *q, int64_t *out);
 /* Quantity.AsDec().String(): upstream's internal unscaled integer and scale
