@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "base/utf8.h"
 #include "jdups.h"
+#include "jsyntax.h"
 #include "tape.h"
 
 static int depth_of(const json_t *v, int limit)
@@ -171,6 +172,30 @@ static dra_err *duplicate_field(const char *path, const char *jtext)
     return e;
 }
 
+/* Go's syntax error for a control character in p[0..n) (document doc, at
+ * line:col), placed at its byte, columns counted in characters as jansson
+ * counts them; NULL when Go's scanner finds none.  jansson words these its
+ * own way ("control character 0x0 near ...") and takes a raw NUL for the
+ * end of the text, which can even leave a document it accepts. */
+static dra_err *go_control_error(reader *r, const char *p, size_t n, int doc, int line, int col)
+{
+    dra_buf go = DRA_BUF_INIT;
+    size_t at;
+    if (!dra_json_go_control_error(p, n, DRA_MAX_DEPTH, &go, &at))
+        return NULL;
+    for (size_t i = 0; i < at; i++) {
+        if (p[i] == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)p[i] & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    dra_err *e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "invalid JSON: %s", go.data), r->name, doc, line, col);
+    dra_buf_free(&go);
+    return e;
+}
+
 /* json_loadb of p[0..n) (document doc, at line:col) with the reader's rule
  * for duplicate keys: strict rejects them; warn and ignore take the last
  * value, as encoding/json does (warn notes it).  A parse error names its
@@ -178,6 +203,11 @@ static dra_err *duplicate_field(const char *path, const char *jtext)
 static dra_err *load_json(reader *r, const char *p, size_t n, int flags, int doc, int line, int col, json_t **out,
                           json_error_t *jerr)
 {
+    dra_err *ce = go_control_error(r, p, n, doc, line, col);
+    if (ce) {
+        *out = NULL;
+        return ce;
+    }
     json_t *v = json_loadb(p, n, flags | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, jerr);
     if (!v && strstr(jerr->text, "duplicate object key")) {
         json_error_t jerr2;
