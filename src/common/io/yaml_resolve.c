@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/error.h"
 
 static bool all_digits(const char *s, const char *digits)
@@ -165,10 +167,82 @@ json_t *dra_yaml_resolve_plain(const char *s, bool *special)
     return json_string(s);
 }
 
+/* encoding/json's text of a float64 (encode.go floatEncoder): the
+ * shortest digits that read back as d, in 'f' form, or in 'e' form with
+ * at least two exponent digits below 1e-6 and from 1e21 on. */
+static char *go_json_float(double d)
+{
+    char sci[40];
+    for (int prec = 0; prec <= 16; prec++) {
+        snprintf(sci, sizeof sci, "%.*e", prec, d);
+        if (strtod(sci, NULL) == d)
+            break;
+    }
+    if (d == 0)
+        return dra_xstrdup(signbit(d) ? "-0" : "0");
+    /* sci is [-]D[.DDD]e(+|-)XX: split it into digits and exponent */
+    const char *p = sci;
+    bool neg = *p == '-';
+    p += neg;
+    char digits[24];
+    int nd = 0;
+    for (; *p != 'e'; p++)
+        if (*p != '.')
+            digits[nd++] = *p;
+    int exp = atoi(p + 1);
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    dra_buf b = DRA_BUF_INIT;
+    if (neg)
+        dra_buf_putc(&b, '-');
+    double a = fabs(d);
+    if (a < 1e-6 || a >= 1e21) {
+        dra_buf_putc(&b, digits[0]);
+        if (nd > 1) {
+            dra_buf_putc(&b, '.');
+            dra_buf_append(&b, digits + 1, (size_t)nd - 1);
+        }
+        dra_buf_printf(&b, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+        /* encode.go trims e-07 to e-7 (only negative exponents) */
+        if (exp < 0 && exp > -10) {
+            b.data[b.len - 2] = b.data[b.len - 1];
+            b.data[--b.len] = 0;
+        }
+    } else if (exp >= nd - 1) { /* an integer: the digits, then zeros */
+        dra_buf_append(&b, digits, (size_t)nd);
+        for (int i = nd - 1; i < exp; i++)
+            dra_buf_putc(&b, '0');
+    } else if (exp >= 0) {
+        dra_buf_append(&b, digits, (size_t)exp + 1);
+        dra_buf_putc(&b, '.');
+        dra_buf_append(&b, digits + exp + 1, (size_t)(nd - exp - 1));
+    } else {
+        dra_buf_puts(&b, "0.");
+        for (int i = -1; i > exp; i--)
+            dra_buf_putc(&b, '0');
+        dra_buf_append(&b, digits, (size_t)nd);
+    }
+    return dra_buf_detach(&b);
+}
+
 char *dra_yaml_plain_big_uint(const char *s)
 {
     long long i;
     unsigned long long u;
     double d;
     return plain_kind(s, &i, &u, &d) == DRA_YAML_PLAIN_BIG_UINT ? dra_xasprintf("%llu", u) : NULL;
+}
+
+char *dra_yaml_plain_number_text(const char *s)
+{
+    bool special;
+    unsigned long long big;
+    json_t *v = resolve_plain(s, &special, &big);
+    char *text = NULL;
+    if (big)
+        text = dra_xasprintf("%llu", big);
+    else if (json_is_real(v))
+        text = go_json_float(json_real_value(v));
+    json_decref(v);
+    return text;
 }

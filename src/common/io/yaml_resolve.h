@@ -25,9 +25,15 @@ dra_yaml_plain dra_yaml_plain_kind(const char *s);
  * writer quotes a string that would not read back as itself). */
 json_t *dra_yaml_resolve_plain(const char *s, bool *special);
 /* The decimal digits of a plain scalar that resolves to an unsigned integer
- * past int64 (kept as a uint64 by go-yaml, so as a JSON number with all its
- * digits: "0x8000000000000000" is "9223372036854775808"); the reader holds
- * it as a real.  NULL for any other scalar.  Caller frees. */
+ * past int64; NULL for any other scalar.  Caller frees. */
 char *dra_yaml_plain_big_uint(const char *s);
+/* The JSON number sigs.k8s.io/yaml makes of a plain scalar the reader
+ * holds as a real, which the API server then decodes: an unsigned integer
+ * past int64 keeps all its digits (go-yaml keeps it as a uint64:
+ * "0x8000000000000000" is "9223372036854775808"); a float, an integer past
+ * uint64 included, is encoding/json's text of its float64
+ * ("18446744073709551616" is "18446744073709552000", "1e30" is "1e+30").
+ * NULL for any other scalar.  Caller frees. */
+char *dra_yaml_plain_number_text(const char *s);
 
 #endif
