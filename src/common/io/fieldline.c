@@ -327,9 +327,10 @@ static int field_find(const dra_obj *o, const char *path, char **text)
     for (size_t i = 0; i < n; i++)
         free(segs[i].key);
     if (w.text && !json_doc) {
-        /* YAML's scalars reach the API server as JSON's: only an unsigned
-         * integer past int64 keeps digits its value here lacks */
-        char *digits = dra_yaml_plain_big_uint(w.text);
+        /* YAML's scalars reach the API server as JSON's: an unsigned
+         * integer past int64 keeps digits its value here lacks, a float is
+         * encoding/json's text of it */
+        char *digits = dra_yaml_plain_number_text(w.text);
         free(w.text);
         w.text = digits;
     }
