@@ -73,3 +73,33 @@ CLASS='{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass",'
     printf '%s"metadata":{"name":"a\fb"}}\n' "$CLASS" >"$BATS_TEST_TMPDIR/f.json"
     refused_by_all "1:78: invalid JSON: invalid character '\\f' in string literal" "$BATS_TEST_TMPDIR/f.json"
 }
+
+# A YAML plain integer past uint64 is a float to go-yaml: sigs.k8s.io/yaml
+# hands the API server encoding/json's text of that float64, and the
+# decoder names that text ("cannot unmarshal number 18446744073709552000
+# into Go struct field ObjectMeta.metadata.generation of type int64").
+@test "a YAML integer past uint64 is named by the JSON number sigs.k8s.io/yaml makes of it" {
+    local n want
+    while read -r n want; do
+        printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: a, generation: %s}\n' "$n" >"$BATS_TEST_TMPDIR/g.yaml"
+        run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/g.yaml"
+        assert_failure 2
+        [[ $stderr == "dra-slice: $BATS_TEST_TMPDIR/g.yaml:3: DeviceClass/a: metadata.generation: Invalid value: $want: must be of type integer" ]] ||
+            { echo "$n: $stderr"; return 1; }
+    done <<'LIST'
+18446744073709551615 18446744073709551615
+18446744073709551616 18446744073709552000
+-18446744073709551617 -18446744073709552000
+1000000000000000000000000000000 1e+30
+123456789012345678901234567890123 1.2345678901234569e+32
+1.5e300 1.5e+300
+9.3e18 9300000000000000000
+LIST
+}
+
+@test "a YAML float in kind is named as the JSON number the API server gets" {
+    printf 'apiVersion: resource.k8s.io/v1\nkind: 1e30\nmetadata: {name: a}\n' >"$BATS_TEST_TMPDIR/k.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/k.yaml"
+    assert_failure 2
+    [[ $stderr == *"kind: Invalid value: 1e+30: must be of type string"* ]]
+}

@@ -225,24 +225,14 @@ static char *go_json_float(double d)
     return dra_buf_detach(&b);
 }
 
-char *dra_yaml_plain_big_uint(const char *s)
-{
-    long long i;
-    unsigned long long u;
-    double d;
-    return plain_kind(s, &i, &u, &d) == DRA_YAML_PLAIN_BIG_UINT ? dra_xasprintf("%llu", u) : NULL;
-}
-
 char *dra_yaml_plain_number_text(const char *s)
 {
-    bool special;
-    unsigned long long big;
-    json_t *v = resolve_plain(s, &special, &big);
-    char *text = NULL;
-    if (big)
-        text = dra_xasprintf("%llu", big);
-    else if (json_is_real(v))
-        text = go_json_float(json_real_value(v));
-    json_decref(v);
-    return text;
+    long long i = 0;
+    unsigned long long u = 0;
+    double d = 0;
+    switch (plain_kind(s, &i, &u, &d)) {
+    case DRA_YAML_PLAIN_BIG_UINT: return dra_xasprintf("%llu", u);
+    case DRA_YAML_PLAIN_FLOAT: return go_json_float(d);
+    default: return NULL;
+    }
 }

@@ -24,9 +24,6 @@ dra_yaml_plain dra_yaml_plain_kind(const char *s);
  * uses): a new JSON value, or NULL with *special set for .inf/.nan (the
  * writer quotes a string that would not read back as itself). */
 json_t *dra_yaml_resolve_plain(const char *s, bool *special);
-/* The decimal digits of a plain scalar that resolves to an unsigned integer
- * past int64; NULL for any other scalar.  Caller frees. */
-char *dra_yaml_plain_big_uint(const char *s);
 /* The JSON number sigs.k8s.io/yaml makes of a plain scalar the reader
  * holds as a real, which the API server then decodes: an unsigned integer
  * past int64 keeps all its digits (go-yaml keeps it as a uint64:
