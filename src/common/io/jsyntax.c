@@ -96,43 +96,32 @@ static bool end_value(scan *s, unsigned char c)
         s->st = S_END_VALUE;
         return true;
     }
+    /* per parse state: the byte that moves on, the state it moves to and
+     * the scanner's next state, the byte that closes, and Go's words */
+    static const struct {
+        char next;
+        parse_state then;
+        state st;
+        char close;
+        const char *why;
+    } rule[] = {
+        [P_OBJECT_KEY] = {':', P_OBJECT_VALUE, S_BEGIN_VALUE, 0, "after object key"},
+        [P_OBJECT_VALUE] = {',', P_OBJECT_KEY, S_BEGIN_STRING, '}', "after object key:value pair"},
+        [P_ARRAY_VALUE] = {',', P_ARRAY_VALUE, S_BEGIN_VALUE, ']', "after array element"},
+    };
     parse_state *top = &s->stack[s->depth - 1];
-    switch (*top) {
-    case P_OBJECT_KEY:
-        if (c == ':') {
-            *top = P_OBJECT_VALUE;
-            s->st = S_BEGIN_VALUE;
-            return true;
-        }
-        s->why = "after object key";
-        return false;
-    case P_OBJECT_VALUE:
-        if (c == ',') {
-            *top = P_OBJECT_KEY;
-            s->st = S_BEGIN_STRING;
-            return true;
-        }
-        if (c == '}') {
-            s->depth--;
-            s->st = S_END_VALUE;
-            return true;
-        }
-        s->why = "after object key:value pair";
-        return false;
-    case P_ARRAY_VALUE:
-    default:
-        if (c == ',') {
-            s->st = S_BEGIN_VALUE;
-            return true;
-        }
-        if (c == ']') {
-            s->depth--;
-            s->st = S_END_VALUE;
-            return true;
-        }
-        s->why = "after array element";
-        return false;
+    if (c == (unsigned char)rule[*top].next) {
+        s->st = rule[*top].st;
+        *top = rule[*top].then;
+        return true;
     }
+    if (rule[*top].close && c == (unsigned char)rule[*top].close) {
+        s->depth--;
+        s->st = S_END_VALUE;
+        return true;
+    }
+    s->why = rule[*top].why;
+    return false;
 }
 
 static bool fail(scan *s, const char *why)
