@@ -87,22 +87,27 @@ func runClaims(objs []runtime.Object) error {
 	defer cancel()
 	logger := klog.Background()
 	c := newClient(objs)
-	f := informers.NewSharedInformerFactory(c, 0)
 	// Claims and templates first: the controller then meets every pod
 	// knowing the claims, as a running controller does.  (Started together,
 	// a pod seen before the claim its status names looks like one whose
 	// claim must be created, and the result depends on the informers' race.)
-	f.Resource().V1().ResourceClaims().Informer()
-	f.Resource().V1().ResourceClaimTemplates().Informer()
-	f.Start(ctx.Done())
-	f.WaitForCacheSync(ctx.Done())
-	ec, err := resourceclaim.NewController(logger, c, f.Core().V1().Pods(),
-		f.Scheduling().V1beta1().PodGroups(), f.Resource().V1().ResourceClaims(),
-		f.Resource().V1().ResourceClaimTemplates())
+	// They come from a factory of their own, started only once the
+	// controller is built, as kube-controller-manager starts informers: an
+	// informer running while NewController registers its handlers hands
+	// them objects before the controller is complete (a template's handler
+	// then used the PodGroup indexer while it was still nil, a crash in
+	// about one run in 25 with DRAWorkloadResourceClaims).
+	first := informers.NewSharedInformerFactory(c, 0)
+	rest := informers.NewSharedInformerFactory(c, 0)
+	ec, err := resourceclaim.NewController(logger, c, rest.Core().V1().Pods(),
+		rest.Scheduling().V1beta1().PodGroups(), first.Resource().V1().ResourceClaims(),
+		first.Resource().V1().ResourceClaimTemplates())
 	if err != nil {
 		return err
 	}
-	f.Start(ctx.Done())
+	first.Start(ctx.Done())
+	first.WaitForCacheSync(ctx.Done())
+	rest.Start(ctx.Done())
 	go ec.Run(ctx, 1)
 	settle()
 	if os.Getenv("UPSTREAM_CONTROLLERS_STACKS") != "" {
