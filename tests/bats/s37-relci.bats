@@ -60,3 +60,33 @@ bats: 1 passed, 0 failed, 0 skipped
     assert_success
     assert_line "2 passed, 0 failed"
 }
+
+@test "without Go: make check, the peers and the release suites each say so in one line" {
+    local no="upstream suites skipped: no Go toolchain ('/nonexistent/go' not found; set UPSTREAM_GO=/path/to/go)"
+    run make -C "$ROOT" -n --no-print-directory check UPSTREAM_GO=/nonexistent/go
+    assert_success
+    assert_equal "$(grep -c 'upstream suites skipped' <<<"$output")" 1
+    assert_line "echo \"$no\""
+    run make -C "$ROOT" --no-print-directory upstream-peers-ci UPSTREAM_GO=/nonexistent/go
+    assert_success
+    assert_output "$no"
+    run make -C "$ROOT" --no-print-directory upstream-check-releases-ci UPSTREAM_GO=/nonexistent/go
+    assert_success
+    assert_output "upstream-check-releases-ci: $no"
+}
+
+@test "each release's peers build in one go build, stripped as this release's" {
+    [[ -x /usr/local/go/bin/go ]] || command -v go >/dev/null || skip "no Go toolchain"
+    local r
+    for r in 1.36 1.38; do
+        run make -C "$ROOT" -n --no-print-directory upstream-peers-$r
+        assert_success
+        assert_equal "$(grep -o 'go build' <<<"$output" | wc -l)" 1
+        assert_output --partial "build -modfile=go-$r.mod -ldflags=-s\\ -w -o $(cd "$ROOT" && pwd)/build/upstream/$r/pkg/ ./cmd/upstream-alloc ./allocdiff ./cmd/upstream-cel ./cel/diff ./cmd/upstream-validate ./validate"
+    done
+    # the CI peers: all but 1.37's validation peer (no CI suite runs it)
+    run make -C "$ROOT" -n --no-print-directory upstream-peers-ci
+    assert_success
+    assert_line --regexp '^make .*-j1 .*upstream-alloc .*upstream-cluster upstream-peers-1\.36 upstream-peers-1\.38$'
+    refute_output --partial upstream-validate-peer
+}

@@ -45,12 +45,24 @@ include $(filter-out tests/upstream/upstream.mk,$(sort $(wildcard tests/upstream
 # The line `make check` prints when the suites cannot run.
 UPSTREAM_CHECK_NOTE := $(if $(UPSTREAM_HAVE_GO),,@echo "$(UPSTREAM_NO_GO)")
 
-.PHONY: upstream upstream-check upstream-check-full
+# make upstream-peers-ci: every peer the CI suites run (`make upstream-check`
+# and `make upstream-check-releases-ci`), one after the other, each `go
+# build` on all cores (.ci/run builds them while the C suites run): this
+# release's but the validation peer (its suite is not in UPSTREAM_CHECKS),
+# the control plane, and each other release's (releases.mk).  The suites
+# that compile upstream's tests (`go test`, `go run`) are not built ahead.
+UPSTREAM_CI_PEERS := $(filter-out upstream-validate-peer,$(UPSTREAM_PEERS)) upstream-cluster \
+	$(REL_RELEASES:%=upstream-peers-%)
+
+.PHONY: upstream upstream-check upstream-check-full upstream-peers-ci
 ifeq ($(UPSTREAM_HAVE_GO),)
-upstream upstream-check upstream-check-full:
+upstream upstream-check upstream-check-full upstream-peers-ci:
 	@echo "$(UPSTREAM_NO_GO)"
 else
 upstream: $(UPSTREAM_PEERS)
+
+upstream-peers-ci:
+	@$(MAKE) --no-print-directory -j1 $(UPSTREAM_CI_PEERS)
 
 upstream-check-full:
 	@$(MAKE) --no-print-directory upstream-check $(UPSTREAM_FULL_FLAGS)
