@@ -90,3 +90,15 @@ bats: 1 passed, 0 failed, 0 skipped
     assert_line --regexp '^make .*-j1 .*upstream-alloc .*upstream-cluster upstream-peers-1\.36 upstream-peers-1\.38$'
     refute_output --partial upstream-validate-peer
 }
+
+@test ".ci/run builds the peers beside the C suites and runs the release suites after 1.37's" {
+    run bash -n "$ROOT/.ci/run"
+    assert_success
+    local peers plain upstream releases
+    peers=$(grep -n 'make --no-print-directory upstream-peers-ci' "$ROOT/.ci/run" | cut -d: -f1)
+    plain=$(grep -n '^run_suite "plain"' "$ROOT/.ci/run" | cut -d: -f1)
+    upstream=$(grep -n '^run_suite "upstream" upstream-check$' "$ROOT/.ci/run" | cut -d: -f1)
+    releases=$(grep -n '^run_suite "releases" upstream-check-releases-ci$' "$ROOT/.ci/run" | cut -d: -f1)
+    [[ -n $peers && -n $plain && -n $upstream && -n $releases ]]
+    ((peers < plain && plain < upstream && upstream < releases))
+}
