@@ -355,27 +355,31 @@ every_reader_fails() {
 @test "a string, number, null, list or empty object at any level of every kind never crashes a tool" {
     # Each field of the example cluster, one at a time, replaced by each wrong shape.
     command -v jq >/dev/null || skip "jq not installed"
-    local n=0 shape path
+    local n=0 shape path doc
     for kind in ResourceSlice DeviceClass ResourceClaimTemplate ResourceClaim Pod Node; do
         obj=$(jq -c --arg k "$kind" '[.items[] | select(.kind == $k)][0]' "$R/kubectl-all-kinds.json")
         rest=$(jq -c --arg k "$kind" '[.items[] | select(.kind == $k)][0] as $o | [.items[] | select(. != $o)]' "$R/kubectl-all-kinds.json")
-        while read -r path; do
-            for shape in '"x"' 7 null '[]' '{}' '["x"]' 9223372036854775807 -1; do
-                jq -c --argjson o "$obj" --argjson rest "$rest" --argjson p "$path" --argjson v "$shape" \
-                    -n '{apiVersion: "v1", kind: "List", items: ([$o | setpath($p; $v)] + $rest)}' >"$BATS_TEST_TMPDIR/m.json"
-                for r in "dra-slice validate" "dra-select lint" "dra-alloc schedule" "dra-claim doctor" "dra-evict"; do
-                    # shellcheck disable=SC2086
-                    run --separate-stderr "$DRA_BIN/"$r "$BATS_TEST_TMPDIR/m.json"
-                    no_sanitizer_report || { echo "$r, $kind $path = $shape"; return 1; }
-                    [[ $status -le 3 ]] || { echo "$r, $kind $path = $shape: exit $status"; return 1; }
-                    if [[ $status -eq 2 && -z $stderr ]]; then
-                        echo "$r, $kind $path = $shape: silent failure"
-                        return 1
-                    fi
-                    n=$((n + 1))
-                done
+        # every (path, shape) of the kind from one jq: path, shape and document a line
+        while IFS=$'\t' read -r path shape doc; do
+            printf '%s\n' "$doc" >"$BATS_TEST_TMPDIR/m.json"
+            for r in "dra-slice validate" "dra-select lint" "dra-alloc schedule" "dra-claim doctor" "dra-evict"; do
+                # shellcheck disable=SC2086
+                run --separate-stderr "$DRA_BIN/"$r "$BATS_TEST_TMPDIR/m.json"
+                no_sanitizer_report || { echo "$r, $kind $path = $shape"; return 1; }
+                [[ $status -le 3 ]] || { echo "$r, $kind $path = $shape: exit $status"; return 1; }
+                if [[ $status -eq 2 && -z $stderr ]]; then
+                    echo "$r, $kind $path = $shape: silent failure"
+                    return 1
+                fi
+                n=$((n + 1))
             done
-        done < <(jq -c 'paths | select(length <= 4)' <<<"$obj" | head -40)
+        done < <(jq -r --argjson o "$obj" --argjson rest "$rest" -n '
+            [$o | paths | select(length <= 4)][:40][] as $p
+            | ("\"x\"", "7", "null", "[]", "{}", "[\"x\"]", "9223372036854775807", "-1") as $s
+            | ($s | fromjson) as $v
+            | [($p | tojson), $s,
+               ({apiVersion: "v1", kind: "List", items: ([$o | setpath($p; $v)] + $rest)} | tojson)]
+            | join("\t")')
     done
     echo "$n runs"
 }
