@@ -252,6 +252,10 @@ dra_writer *dra_writer_new(FILE *f, dra_format fmt);
 /* Hold at most this many bytes instead (0: write each object as it is put). */
 void dra_writer_hold(dra_writer *w, size_t bytes);
 DRA_MUST_USE dra_err *dra_writer_put(dra_writer *w, const json_t *obj);
+/* Put one object given as the text dra_json_write_line (jline.h) makes of
+ * it: jsonl writes the text as it is, json and yaml read it back first.
+ * The text is borrowed. */
+DRA_MUST_USE dra_err *dra_writer_put_line(dra_writer *w, const char *text, size_t len);
 /* Finish the output of a run that succeeded and free the writer: what is
  * held is written and the document ended (an empty json List when nothing
  * was put).  The error of a failed write, or NULL. */

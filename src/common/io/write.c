@@ -10,6 +10,8 @@
 
 #include "base/buf.h"
 #include "base/utf8.h"
+#include "jline.h"
+#include "jparse.h"
 #include "yaml_quote.h"
 
 dra_err *dra_format_parse(const char *s, dra_format *out)
@@ -272,7 +274,7 @@ dra_err *dra_writer_put(dra_writer *w, const json_t *obj)
     }
     case DRA_FMT_JSONL:
         dra_buf_reset(&w->text);
-        rc = dump_json_buf(&w->text, obj, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        rc = dra_json_write_line(&w->text, obj) ? 0 : -1; /* jansson's bytes, sooner */
         dra_buf_putc(&w->text, '\n');
         if (rc == 0)
             put_text(w, w->text.data, w->text.len);
@@ -296,6 +298,22 @@ dra_err *dra_writer_put(dra_writer *w, const json_t *obj)
     if (rc != 0 && !w->err)
         w->err = dra_err_new(DRA_EXIT_RUNTIME, "cannot write JSON");
     return w->err ? dra_err_new(w->err->code, "%s", w->err->msg) : NULL;
+}
+
+dra_err *dra_writer_put_line(dra_writer *w, const char *text, size_t len)
+{
+    if (w->fmt == DRA_FMT_JSONL) {
+        if (w->err)
+            return NULL;
+        put_text(w, text, len);
+        put_text(w, "\n", 1);
+        w->count++;
+        return w->err ? dra_err_new(w->err->code, "%s", w->err->msg) : NULL;
+    }
+    json_t *obj = dra_json_read_compact(text, len);
+    dra_err *e = obj ? dra_writer_put(w, obj) : dra_err_new(DRA_EXIT_RUNTIME, "cannot write JSON");
+    json_decref(obj);
+    return e;
 }
 
 /* The end of the document: a JSON List closed, or its one object. */

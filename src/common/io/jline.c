@@ -1,0 +1,142 @@
+/* Compact JSON with jansson's bytes.  See jline.h. */
+#include "jline.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/utf8.h"
+
+/* Room for n more bytes; the caller then writes at b->data + b->len. */
+static char *room(dra_buf *b, size_t n)
+{
+    dra_buf_grow(b, n);
+    return b->data + b->len;
+}
+
+static void put(dra_buf *b, const char *p, size_t n)
+{
+    memcpy(room(b, n), p, n);
+    b->len += n;
+}
+
+static void put1(dra_buf *b, char c)
+{
+    *room(b, 1) = c;
+    b->len++;
+}
+
+static bool put_string(dra_buf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    put1(b, '"');
+    size_t run = 0;
+    bool ascii = true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80)
+            ascii = false;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        put(b, s + run, i - run);
+        run = i + 1;
+        char esc[6] = {'\\', 0, '0', '0', hex[c >> 4], hex[c & 15]};
+        size_t len = 2;
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default: esc[1] = 'u', len = 6; break;
+        }
+        put(b, esc, len);
+    }
+    put(b, s + run, n - run);
+    put1(b, '"');
+    return ascii || dra_utf8_valid(s, n);
+}
+
+static void put_integer(dra_buf *b, json_int_t v)
+{
+    char num[24];
+    char *e = num + sizeof num, *p = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    put(b, p, (size_t)(e - p));
+}
+
+static void put_real(dra_buf *b, double d)
+{
+    char num[48];
+    int n = snprintf(num, sizeof num, "%.17g", d);
+    if (n <= 0 || (size_t)n >= sizeof num - 2)
+        return;
+    if (!strchr(num, '.') && !strchr(num, 'e')) {
+        memcpy(num + n, ".0", 3);
+        n += 2;
+    }
+    char *start = strchr(num, 'e');
+    if (start) { /* "1e+05" -> "1e5", "1e-05" -> "1e-5" */
+        start++;
+        char *end = start + 1;
+        if (*start == '-')
+            start++;
+        while (*end == '0')
+            end++;
+        if (end != start) {
+            memmove(start, end, (size_t)(num + n - end) + 1);
+            n -= (int)(end - start);
+        }
+    }
+    put(b, num, (size_t)n);
+}
+
+bool dra_json_write_line(dra_buf *b, const json_t *v)
+{
+    bool ok = true;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        put1(b, '{');
+        const char *k;
+        size_t klen;
+        json_t *x;
+        bool first = true;
+        json_object_keylen_foreach((json_t *)v, k, klen, x)
+        {
+            if (!first)
+                put1(b, ',');
+            first = false;
+            ok = put_string(b, k, klen) && ok;
+            put1(b, ':');
+            ok = dra_json_write_line(b, x) && ok;
+        }
+        put1(b, '}');
+        break;
+    }
+    case JSON_ARRAY:
+        put1(b, '[');
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (i)
+                put1(b, ',');
+            ok = dra_json_write_line(b, json_array_get(v, i)) && ok;
+        }
+        put1(b, ']');
+        break;
+    case JSON_STRING: ok = put_string(b, json_string_value(v), json_string_length(v)); break;
+    case JSON_INTEGER: put_integer(b, json_integer_value(v)); break;
+    case JSON_REAL: put_real(b, json_real_value(v)); break;
+    case JSON_TRUE: put(b, "true", 4); break;
+    case JSON_FALSE: put(b, "false", 5); break;
+    default: put(b, "null", 4); break;
+    }
+    if (b->data)
+        b->data[b->len] = '\0';
+    return ok;
+}

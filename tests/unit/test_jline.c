@@ -1,0 +1,86 @@
+/* dra_json_write_line: the bytes of jansson's compact dump, faster. */
+#include <jansson.h>
+
+#include "io/jline.h"
+#include "io/jparse.h"
+#include "unit.h"
+
+/* v written both ways; true when the bytes agree. */
+static int same_as_jansson(const json_t *v)
+{
+    dra_buf b = DRA_BUF_INIT;
+    bool ok = dra_json_write_line(&b, v);
+    char *want = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    int same = ok && want && strcmp(dra_buf_str(&b), want) == 0;
+    if (!same)
+        fprintf(stderr, "  got  %s\n  want %s\n", dra_buf_str(&b), want ? want : "(dump failed)");
+    free(want);
+    dra_buf_free(&b);
+    return same;
+}
+
+UNIT_TEST(jline_strings_as_jansson)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "plain", json_string("gpu-0"));
+    json_object_set_new(o, "quote\"back\\slash", json_string("a\"b\\c/d"));
+    json_object_set_new(o, "short", json_string("\b\f\n\r\t"));
+    json_object_set_new(o, "ctl", json_string("\x01\x1f\x7f"));
+    json_object_set_new(o, "nul", json_stringn("a\0b", 3));
+    json_object_set_new(o, "utf8", json_string("\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80"));
+    json_object_set_new(o, "empty", json_string(""));
+    CHECK(same_as_jansson(o));
+    json_decref(o);
+}
+
+UNIT_TEST(jline_numbers_as_jansson)
+{
+    static const double reals[] = {
+        0.0,   -0.0,   1.0,  0.5, 1e20, 1e21, 1e-5, 1.5e-7, 123456789012345678.0, -2.5e300, 3.0000000000000004,
+        1e100, 5e-324, 100.0};
+    json_t *a = json_array();
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
+        json_array_append_new(a, json_real(reals[i]));
+    json_array_append_new(a, json_integer(0));
+    json_array_append_new(a, json_integer(-7));
+    json_array_append_new(a, json_integer(INT64_MAX));
+    json_array_append_new(a, json_integer(INT64_MIN));
+    json_array_append_new(a, json_true());
+    json_array_append_new(a, json_false());
+    json_array_append_new(a, json_null());
+    json_array_append_new(a, json_object());
+    json_array_append_new(a, json_array());
+    CHECK(same_as_jansson(a));
+    json_decref(a);
+}
+
+UNIT_TEST(jline_nested_in_order)
+{
+    const char *text = "{\"z\":1,\"a\":{\"y\":[1,{\"k\":\"v\"},[]],\"b\":{}},\"m\":[\"x\",null]}";
+    json_t *v = dra_json_read_compact(text, strlen(text));
+    CHECK(v != NULL);
+    CHECK(same_as_jansson(v));
+    dra_buf b = DRA_BUF_INIT;
+    CHECK(dra_json_write_line(&b, v));
+    CHECK_STR(dra_buf_str(&b), text);
+    dra_buf_free(&b);
+    json_decref(v);
+}
+
+UNIT_TEST(jline_invalid_utf8_fails_as_jansson)
+{
+    static const char *bad[] = {"\xff", "a\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "k", json_stringn_nocheck(bad[i], strlen(bad[i])));
+        dra_buf b = DRA_BUF_INIT;
+        CHECK(!dra_json_write_line(&b, o));
+        char *j = json_dumps(o, JSON_COMPACT);
+        CHECK(j == NULL);
+        free(j);
+        dra_buf_free(&b);
+        json_decref(o);
+    }
+}
+
+UNIT_MAIN()
