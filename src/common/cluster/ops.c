@@ -7,6 +7,7 @@
 #include "../base/assert.h"
 #include "../base/buf.h"
 #include "../io/json.h"
+#include "../io/jline.h"
 #include "../io/jparse.h"
 #include "cluster.h"
 
@@ -58,7 +59,7 @@ void dra_changes_freeze(dra_change *ch)
     if (ch->text || ch->orig || !json_is_object(ch->obj) || ch->obj->refcount != 1)
         return;
     dra_buf b = DRA_BUF_INIT;
-    dra_json_write_compact(&b, ch->obj);
+    dra_json_write_line(&b, ch->obj); /* the -o jsonl line: written out as it is */
     ch->text_len = b.len;
     ch->text = dra_xrealloc(b.data, b.len + 1); /* exact size: the buffer grew by doubling */
     ch->text[b.len] = '\0';

@@ -57,7 +57,7 @@ typedef struct dra_change {
     json_t *obj;        /* owned current state */
     bool deleted;       /* gone at the end of the run */
     bool versioned;     /* a change already went out (later patches cannot test resourceVersion) */
-    /* Held as compact JSON (dra_changes_freeze): obj is then an empty object
+    /* Held as its -o jsonl line (dra_changes_freeze, io/jline.h): obj is then an empty object
      * (the same one, so identities hold) until an accessor below gives the
      * change out again, filled from the text.  Private. */
     char *text;
