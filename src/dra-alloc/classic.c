@@ -131,9 +131,11 @@ dra_err *classic_write(FILE *f, const classic_pass *p, const dra_sched_result *r
     for (size_t i = 0; !e && i < p->res.nobjs; i++)
         e = dra_writer_put(w, p->res.objs[i]);
     for (size_t i = 0; !e && i < res->nobjs; i++) {
-        json_t *o = dra_sched_result_obj(res, i); /* one at a time: text results stay text */
-        e = dra_writer_put(w, o);
-        json_decref(o);
+        if (res->texts && res->texts[i]) { /* text results stay text: jsonl writes them as they are */
+            e = dra_writer_put_line(w, res->texts[i], strlen(res->texts[i]));
+            continue;
+        }
+        e = dra_writer_put(w, res->objs[i]);
     }
     return dra_writer_finish(w, e);
 }

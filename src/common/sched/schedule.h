@@ -113,7 +113,7 @@ typedef struct dra_sched_result {
     json_t **objs; /* changed claims (input order, then created ones), then changed pods (input order),
                     * then PodGroups whose status changed (DRAWorkloadResourceClaims); with
                     * text_results a created claim's entry is NULL and its text in texts */
-    char **texts;  /* text_results: compact JSON of the entries objs leaves NULL (else NULL) */
+    char **texts;  /* text_results: the entries objs leaves NULL as their -o jsonl lines (io/jline.h), else NULL */
     size_t nobjs;
     dra_sched_pod *pods; /* one per pending pod, in the order they were tried */
     size_t npods;
