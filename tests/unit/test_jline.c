@@ -29,6 +29,11 @@ UNIT_TEST(jline_strings_as_jansson)
     json_object_set_new(o, "nul", json_stringn("a\0b", 3));
     json_object_set_new(o, "utf8", json_string("\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80"));
     json_object_set_new(o, "empty", json_string(""));
+    char all[128];
+    for (int c = 0; c < 128; c++)
+        all[c] = (char)c;
+    json_object_set_new(o, "ascii", json_stringn(all, sizeof all));
+    json_object_set_new(o, "tail\n", json_string("plain, then \"quoted\" and \xc3\xa9\t"));
     CHECK(same_as_jansson(o));
     json_decref(o);
 }

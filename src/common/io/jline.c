@@ -26,18 +26,46 @@ static void put1(dra_buf *b, char c)
     b->len++;
 }
 
+/* Bytes a string cannot hold as they are: 1 escaped (control characters,
+ * '"' and '\\'), 2 not ASCII. */
+#define ROW(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+/* clang-format off */
+static const unsigned char byte_class[256] = {
+    ROW(1), ROW(1),
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x22 '"' */
+    ROW(0), ROW(0),
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x5c '\\' */
+    ROW(0), ROW(0),
+    ROW(2), ROW(2), ROW(2), ROW(2), ROW(2), ROW(2), ROW(2), ROW(2),
+};
+/* clang-format on */
+#undef ROW
+
 static bool put_string(dra_buf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
-    put1(b, '"');
-    size_t run = 0;
+    const unsigned char *cls = byte_class;
+    const unsigned char *u = (const unsigned char *)s;
+    char *out = room(b, n + 2);
+    *out++ = '"';
+    size_t i = 0;
+    while (i < n && !cls[u[i]])
+        *out++ = (char)u[i++];
+    b->len = (size_t)(out - b->data);
+    if (i == n) {
+        put1(b, '"');
+        return true;
+    }
     bool ascii = true;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x80)
-            ascii = false;
-        if (c >= 0x20 && c != '"' && c != '\\')
+    size_t run = i;
+    for (; i < n; i++) {
+        unsigned char c = u[i];
+        if (!cls[c])
             continue;
+        if (cls[c] == 2) {
+            ascii = false;
+            continue;
+        }
         put(b, s + run, i - run);
         run = i + 1;
         char esc[6] = {'\\', 0, '0', '0', hex[c >> 4], hex[c & 15]};
