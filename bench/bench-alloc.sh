@@ -51,29 +51,32 @@ template() { # template NAME [CONSTRAINTS-JSON] [SELECTORS-JSON]
 pods() { # pods FIRST COUNT TEMPLATE
     awk -v f="$1" -v n="$2" -v t="$3" 'BEGIN{for(i=f;i<f+n;i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"%s\"}]}}\n", i, i, t}'
 }
-# sched LABEL PODS FILES...: wall time, placement time, pods/s and ratios.
+# sched LABEL PODS FILES...: wall time, placement time, pods/s and ratios,
+# and the peak RSS of the last run (/usr/bin/time, where there is one).
 # Best of DRA_BENCH_RUNS runs (default 3): the machine may be shared.
 # Ratios are against upstream's 70 pods/s (and 40); the target is >= 100x 70.
 sched() {
     local label=$1 npods=$2 runs=${DRA_BENCH_RUNS:-3}
     shift 2
-    local wall='' place='' rc='' placed=''
+    local wall='' place='' rc='' placed='' rss=0 tm=()
+    [[ -x /usr/bin/time ]] && tm=(/usr/bin/time -f %M -o "$T/rss")
     for _ in $(seq "$runs"); do
         local s e w p
         s=$(date +%s%N)
-        DRA_ALLOC_STATS=1 "$B/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$@" >"$T/sched.out" 2>"$T/sched.err"
+        DRA_ALLOC_STATS=1 "${tm[@]}" "$B/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$@" >"$T/sched.out" 2>"$T/sched.err"
         rc=$?
         e=$(date +%s%N)
         w=$(((e - s) / 1000000))
+        [[ ${#tm[@]} -gt 0 ]] && rss=$(tail -n 1 "$T/rss") # after "Command exited with non-zero status N"
         p=$(sed -n 's/.*allocator runs, \([0-9.]*\) s/\1/p' "$T/sched.err")
         placed=$(sed -n 's/.* \([0-9]*\) scheduled.*/\1/p' "$T/sched.err")
         [[ -z $wall || $w -lt $wall ]] && wall=$w
         [[ -z $place ]] || awk -v a="$p" -v b="$place" 'BEGIN{exit !(a < b)}' && place=$p
     done
-    awk -v l="$label" -v n="$npods" -v w="$wall" -v p="$place" -v rc="$rc" -v ok="$placed" 'BEGIN{
+    awk -v l="$label" -v n="$npods" -v w="$wall" -v p="$place" -v rc="$rc" -v ok="$placed" -v rss="$rss" 'BEGIN{
         pw = n / (w / 1000); pp = (p > 0) ? n / p : 0;
-        printf "%-40s %5d ms wall %7.0f pods/s %5.0fx-%4.0fx | placement %4.0f ms %7.0f pods/s %5.0fx-%4.0fx%s | %d placed, exit %d\n",
-            l, w, pw, pw / 70, pw / 40, p * 1000, pp, pp / 70, pp / 40, (pw >= 7000 ? "" : " (wall below 100x)"), ok, rc }'
+        printf "%-40s %5d ms wall %7.0f pods/s %5.0fx-%4.0fx | placement %4.0f ms %7.0f pods/s %5.0fx-%4.0fx%s | %d placed, exit %d, %d MiB\n",
+            l, w, pw, pw / 70, pw / 40, p * 1000, pp, pp / 70, pp / 40, (pw >= 7000 ? "" : " (wall below 100x)"), ok, rc, rss / 1024 }'
 }
 
 { class gpu '"device.driver == \"gpu.example.com\""'; nodes 500
