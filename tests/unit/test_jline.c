@@ -2,6 +2,7 @@
 #include <jansson.h>
 
 #include "io/jline.h"
+#include "io/json.h"
 #include "io/jparse.h"
 #include "unit.h"
 
@@ -86,6 +87,23 @@ UNIT_TEST(jline_invalid_utf8_fails_as_jansson)
         dra_buf_free(&b);
         json_decref(o);
     }
+}
+
+UNIT_TEST(jline_compact_keeps_its_own_bytes)
+{
+    /* dra_json_write_compact shares the walk, not jansson's escapes or exponents */
+    json_t *o = json_pack("{s:s,s:f,s:f,s:f,s:I}", "k\n", "a\tb\x01\"\\\xc3\xa9", "big", 1e20, "small", 1.5e-7, "whole",
+                          3.0, "int", (json_int_t)-42);
+    dra_buf b = DRA_BUF_INIT;
+    dra_json_write_compact(&b, o);
+    CHECK_STR(dra_buf_str(&b), "{\"k\\u000a\":\"a\\u0009b\\u0001\\\"\\\\\xc3\xa9\",\"big\":1e+20,"
+                               "\"small\":1.4999999999999999e-07,\"whole\":3.0,\"int\":-42}");
+    dra_buf_reset(&b);
+    CHECK(dra_json_write_line(&b, o));
+    CHECK_STR(dra_buf_str(&b), "{\"k\\n\":\"a\\tb\\u0001\\\"\\\\\xc3\xa9\",\"big\":1e20,"
+                               "\"small\":1.4999999999999999e-7,\"whole\":3.0,\"int\":-42}");
+    dra_buf_free(&b);
+    json_decref(o);
 }
 
 UNIT_MAIN()

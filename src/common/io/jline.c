@@ -1,4 +1,5 @@
-/* Compact JSON with jansson's bytes.  See jline.h. */
+/* Compact JSON: jansson's bytes (jline.h) and this project's text read back
+ * by its own parsers (dra_json_write_compact, json.h), one walk for both. */
 #include "jline.h"
 
 #include <inttypes.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "json.h"
 
 /* Room for n more bytes; the caller then writes at b->data + b->len. */
 static char *room(dra_buf *b, size_t n)
@@ -41,9 +43,9 @@ static const unsigned char byte_class[256] = {
 /* clang-format on */
 #undef ROW
 
-static bool put_string(dra_buf *b, const char *s, size_t n)
+static bool put_string(dra_buf *b, const char *s, size_t n, bool jansson)
 {
-    static const char hex[] = "0123456789ABCDEF";
+    static const char hex[] = "0123456789ABCDEF", lower[] = "0123456789abcdef";
     const unsigned char *cls = byte_class;
     const unsigned char *u = (const unsigned char *)s;
     char *out = room(b, n + 2);
@@ -68,9 +70,10 @@ static bool put_string(dra_buf *b, const char *s, size_t n)
         }
         put(b, s + run, i - run);
         run = i + 1;
-        char esc[6] = {'\\', 0, '0', '0', hex[c >> 4], hex[c & 15]};
+        const char *digits = jansson ? hex : lower;
+        char esc[6] = {'\\', 0, '0', '0', digits[c >> 4], digits[c & 15]};
         size_t len = 2;
-        switch (c) {
+        switch (jansson || c == '"' || c == '\\' ? c : 0) {
         case '"': esc[1] = '"'; break;
         case '\\': esc[1] = '\\'; break;
         case '\b': esc[1] = 'b'; break;
@@ -84,7 +87,7 @@ static bool put_string(dra_buf *b, const char *s, size_t n)
     }
     put(b, s + run, n - run);
     put1(b, '"');
-    return ascii || dra_utf8_valid(s, n);
+    return ascii || !jansson || dra_utf8_valid(s, n);
 }
 
 static void put_integer(dra_buf *b, json_int_t v)
@@ -100,7 +103,7 @@ static void put_integer(dra_buf *b, json_int_t v)
     put(b, p, (size_t)(e - p));
 }
 
-static void put_real(dra_buf *b, double d)
+static void put_real(dra_buf *b, double d, bool jansson)
 {
     char num[48];
     int n = snprintf(num, sizeof num, "%.17g", d);
@@ -110,7 +113,7 @@ static void put_real(dra_buf *b, double d)
         memcpy(num + n, ".0", 3);
         n += 2;
     }
-    char *start = strchr(num, 'e');
+    char *start = jansson ? strchr(num, 'e') : NULL;
     if (start) { /* "1e+05" -> "1e5", "1e-05" -> "1e-5" */
         start++;
         char *end = start + 1;
@@ -126,7 +129,8 @@ static void put_real(dra_buf *b, double d)
     put(b, num, (size_t)n);
 }
 
-bool dra_json_write_line(dra_buf *b, const json_t *v)
+/* v in either style: jansson's (jline.h) or dra_json_write_compact's (json.h). */
+static bool put_value(dra_buf *b, const json_t *v, bool jansson)
 {
     bool ok = true;
     switch (json_typeof(v)) {
@@ -141,9 +145,9 @@ bool dra_json_write_line(dra_buf *b, const json_t *v)
             if (!first)
                 put1(b, ',');
             first = false;
-            ok = put_string(b, k, klen) && ok;
+            ok = put_string(b, k, klen, jansson) && ok;
             put1(b, ':');
-            ok = dra_json_write_line(b, x) && ok;
+            ok = put_value(b, x, jansson) && ok;
         }
         put1(b, '}');
         break;
@@ -153,13 +157,13 @@ bool dra_json_write_line(dra_buf *b, const json_t *v)
         for (size_t i = 0; i < json_array_size(v); i++) {
             if (i)
                 put1(b, ',');
-            ok = dra_json_write_line(b, json_array_get(v, i)) && ok;
+            ok = put_value(b, json_array_get(v, i), jansson) && ok;
         }
         put1(b, ']');
         break;
-    case JSON_STRING: ok = put_string(b, json_string_value(v), json_string_length(v)); break;
+    case JSON_STRING: ok = put_string(b, json_string_value(v), json_string_length(v), jansson); break;
     case JSON_INTEGER: put_integer(b, json_integer_value(v)); break;
-    case JSON_REAL: put_real(b, json_real_value(v)); break;
+    case JSON_REAL: put_real(b, json_real_value(v), jansson); break;
     case JSON_TRUE: put(b, "true", 4); break;
     case JSON_FALSE: put(b, "false", 5); break;
     default: put(b, "null", 4); break;
@@ -167,4 +171,14 @@ bool dra_json_write_line(dra_buf *b, const json_t *v)
     if (b->data)
         b->data[b->len] = '\0';
     return ok;
+}
+
+bool dra_json_write_line(dra_buf *b, const json_t *v)
+{
+    return put_value(b, v, true);
+}
+
+void dra_json_write_compact(dra_buf *b, const json_t *v)
+{
+    put_value(b, v, false);
 }
