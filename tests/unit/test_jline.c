@@ -3,6 +3,7 @@
 
 #include "io/jline.h"
 #include "io/json.h"
+#include "io/stream.h"
 #include "io/jparse.h"
 #include "unit.h"
 
@@ -104,6 +105,48 @@ UNIT_TEST(jline_compact_keeps_its_own_bytes)
                                "\"small\":1.4999999999999999e-7,\"whole\":3.0,\"int\":-42}");
     dra_buf_free(&b);
     json_decref(o);
+}
+
+/* Objects put as trees and as their lines, in every format: the same bytes. */
+static char *written(dra_format fmt, json_t *const *objs, size_t n, bool as_lines)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    dra_writer *w = dra_writer_new(f, fmt);
+    dra_err *e = NULL;
+    for (size_t i = 0; i < n && !e; i++) {
+        if (!as_lines) {
+            e = dra_writer_put(w, objs[i]);
+            continue;
+        }
+        dra_buf b = DRA_BUF_INIT;
+        dra_json_write_line(&b, objs[i]);
+        e = dra_writer_put_line(w, b.data, b.len);
+        dra_buf_free(&b);
+    }
+    e = dra_writer_finish(w, e);
+    dra_err_free(e);
+    fclose(f);
+    return text;
+}
+
+UNIT_TEST(jline_writer_puts_lines_as_objects)
+{
+    json_t *objs[2] = {
+        json_pack("{s:s,s:{s:s},s:f}", "kind", "ResourceClaim", "metadata", "name", "a\nb", "r", 1e20),
+        json_pack("{s:s,s:[i,b]}", "kind", "Pod", "list", 7, 1),
+    };
+    for (int fmt = DRA_FMT_YAML; fmt <= DRA_FMT_JSONL; fmt++)
+        for (size_t n = 1; n <= 2; n++) {
+            char *a = written((dra_format)fmt, objs, n, false), *b = written((dra_format)fmt, objs, n, true);
+            CHECK(a && *a);
+            CHECK_STR(b, a);
+            free(a);
+            free(b);
+        }
+    json_decref(objs[0]);
+    json_decref(objs[1]);
 }
 
 UNIT_MAIN()
