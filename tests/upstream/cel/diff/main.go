@@ -62,6 +62,7 @@ func main() {
 	verbose := flag.Bool("v", false, "list every disagreement, unshrunk")
 	dump := flag.String("dump", "", "also write every request to this file (JSON lines)")
 	only := flag.String("expr", "", "compare just this expression, on every device and none, and show where the answers differ")
+	syntax := flag.Bool("syntax", false, "compare the compile errors of malformed expressions instead (written ones and -count generated)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintln(stderr, "cel-diff: unexpected arguments:", flag.Args())
@@ -80,6 +81,12 @@ func main() {
 			}
 			if *only != "" {
 				code := explain(c, u, *root, *only, *maxDevs)
+				c.close()
+				u.close()
+				os.Exit(code)
+			}
+			if *syntax {
+				code := runSyntax(c, u, *seed, *count, *report, *verbose, t0)
 				c.close()
 				u.close()
 				os.Exit(code)
