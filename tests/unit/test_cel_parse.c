@@ -178,7 +178,7 @@ UNIT_TEST(aggregates)
     P(".Msg{f: 1}", ".Msg{f:1}");
     P("Msg{`f-g`: 1}", "Msg{f-g:1}");
     P("[1, 2", "1:6: Syntax error: mismatched input '<EOF>' expecting {']', ','}");
-    P("{'a' 1}", "1:6: Syntax error: mismatched input '1' expecting ':'");
+    P("{'a' 1}", "1:6: Syntax error: missing ':' at '1'");
 }
 
 UNIT_TEST(optional_syntax)
@@ -288,11 +288,11 @@ UNIT_TEST(errors_and_positions)
     P("f(1,", "1:5: Syntax error: mismatched input '<EOF>' expecting "
               "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, "
               "IDENTIFIER}");
-    P("(a", "1:3: Syntax error: mismatched input '<EOF>' expecting ')'");
+    P("(a", "1:3: Syntax error: missing ')' at '<EOF>'");
     P("a ? b", "1:6: Syntax error: mismatched input '<EOF>' expecting ':'");
     P("a\n  + if", "2:5: reserved identifier: if");
     P("'\xc3\xa9' + if", "1:7: reserved identifier: if"); /* columns count code points */
-    P("a = b", "1:3: Syntax error: token recognition error at: '='");
+    P("a = b", "1:3: Syntax error: token recognition error at: '= '");
 }
 
 UNIT_TEST(error_display)
@@ -365,6 +365,88 @@ UNIT_TEST(antlr_recovery_words)
     free(d);
     dra_err_free(e);
     dra_arena_free(&a);
+}
+
+/* cel-go's ANTLR error strategy, byte for byte (upstream-cel check): what
+ * its adaptive prediction cannot decide ("no viable alternative", with
+ * the reserved-word rewrite of parser.go), single-token deletion and
+ * insertion at a match, the expected sets of each rule's start, the
+ * lexer's fallback to the last accepted token. */
+UNIT_TEST(antlr_error_strategy)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {".",
+         "ERROR: <input>:1:2: Syntax error: no viable alternative at input '.'\n | .\n | .^"},
+        {"a.",
+         "ERROR: <input>:1:3: Syntax error: no viable alternative at input '.'\n | a.\n | ..^"},
+        {"..",
+         "ERROR: <input>:1:2: Syntax error: no viable alternative at input '..'\n | ..\n | .^"},
+        {"a..b",
+         "ERROR: <input>:1:3: Syntax error: no viable alternative at input '..'\n | a..b\n | ..^"},
+        {"a.(",
+         "ERROR: <input>:1:3: Syntax error: no viable alternative at input '.('\n | a.(\n | ..^"},
+        {".a.",
+         "ERROR: <input>:1:4: Syntax error: no viable alternative at input '.'\n | .a.\n | ...^"},
+        {"a.null",
+         "ERROR: <input>:1:3: Syntax error: mismatched input 'null' expecting IDENTIFIER\n | a.null\n | ..^"},
+        {"1..2",
+         "ERROR: <input>:1:3: Syntax error: no viable alternative at input '..2'\n | 1..2\n | ..^"},
+        {"a[1",
+         "ERROR: <input>:1:4: Syntax error: missing ']' at '<EOF>'\n | a[1\n | ...^"},
+        {"a[",
+         "ERROR: <input>:1:3: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | a[\n | ..^"},
+        {"f(",
+         "ERROR: <input>:1:3: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | f(\n | ..^"},
+        {"f(1 2)",
+         "ERROR: <input>:1:5: Syntax error: extraneous input '2' expecting ')'\n | f(1 2)\n | ....^"},
+        {"{1 2}",
+         "ERROR: <input>:1:4: Syntax error: missing ':' at '2'\n | {1 2}\n | ...^"},
+        {"[,1]",
+         "ERROR: <input>:1:3: Syntax error: extraneous input '1' expecting ']'\n | [,1]\n | ..^"},
+        {"[1,",
+         "ERROR: <input>:1:4: Syntax error: missing ']' at '<EOF>'\n | [1,\n | ...^"},
+        {"[1 2]",
+         "ERROR: <input>:1:4: Syntax error: extraneous input '2' expecting {']', ','}\n | [1 2]\n | ...^"},
+        {"{1:2,",
+         "ERROR: <input>:1:6: Syntax error: missing '}' at '<EOF>'\n | {1:2,\n | .....^"},
+        {"[",
+         "ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', ']', '{', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | [\n | .^"},
+        {"{",
+         "ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | {\n | .^"},
+        {"has(a",
+         "ERROR: <input>:1:5: invalid argument to has() macro\n | has(a\n | ....^\nERROR: <input>:1:6: Syntax error: missing ')' at '<EOF>'\n | has(a\n | .....^"},
+        {"has(a..b)",
+         "ERROR: <input>:1:5: invalid argument to has() macro\n | has(a..b)\n | ....^\nERROR: <input>:1:7: Syntax error: no viable alternative at input '..'\n | has(a..b)\n | ......^"},
+        {"1 =! 1",
+         "ERROR: <input>:1:3: Syntax error: token recognition error at: '=!'\n | 1 =! 1\n | ..^\nERROR: <input>:1:6: Syntax error: extraneous input '1' expecting <EOF>\n | 1 =! 1\n | .....^"},
+        {"r'",
+         "ERROR: <input>:1:2: Syntax error: token recognition error at: '''\n | r'\n | .^"},
+        {"!",
+         "ERROR: <input>:1:2: Syntax error: extraneous input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | !\n | .^"},
+        {"A{",
+         "ERROR: <input>:1:3: Syntax error: mismatched input '<EOF>' expecting {'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}\n | A{\n | ..^"},
+        {"A{1:2}",
+         "ERROR: <input>:1:3: Syntax error: mismatched input '1' expecting {'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}\n | A{1:2}\n | ..^"},
+        {"a.?==x",
+         "ERROR: <input>:1:4: Syntax error: extraneous input '==' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | a.?==x\n | ...^"},
+        {"a.?",
+         "ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | a.?\n | ...^\nERROR: <input>:1:4: unsupported ident kind\n | a.?\n | ...^"},
+        {"f(,)",
+         "ERROR: <input>:1:3: Syntax error: extraneous input ',' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | f(,)\n | ..^"},
+    };
+    /* clang-format on */
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        dra_arena a = DRA_ARENA_INIT;
+        cel_ast *ast = NULL;
+        const char *src = cases[i][0];
+        dra_err *e = cel_parse(src, strlen(src), NULL, &a, &ast);
+        char *d = e ? cel_errors_display(e, src, strlen(src)) : dra_xstrdup("(parsed)");
+        CHECK_STR(d, cases[i][1]);
+        free(d);
+        dra_err_free(e);
+        dra_arena_free(&a);
+    }
 }
 
 UNIT_TEST(depth_limits)

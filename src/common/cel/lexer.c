@@ -278,6 +278,13 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
             if (at(&lx, k) == '"' || at(&lx, k) == '\'') {
                 size_t fail = 0;
                 size_t end = scan_string(&lx, k, raw, &fail);
+                if (!end && k > i) {
+                    /* ANTLR falls back to its last accepted token: the
+                     * prefix is an identifier, the quote lexed again */
+                    push_tok(&lx, CEL_TOK_IDENT, i, k - i);
+                    i = k;
+                    continue;
+                }
                 if (!end) {
                     push_error(&lx, i, fail + 1);
                     i = fail < lx.n ? fail + 1 : lx.n;
@@ -378,8 +385,13 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
             uint32_t cp;
             int ul = (int)dra_utf8_decode((const char *)lx.s + i, lx.n - i, &cp);
             size_t skip = ul > 0 ? (size_t)ul : 1;
-            if ((c == '=' || c == '&' || c == '|') && d >= 0)
-                skip = 1; /* "=x": ANTLR fails on the second character */
+            /* "=x": ANTLR fails on the second character, names both and
+             * drops both (Lexer.Recover consumes the character it failed
+             * on) */
+            if ((c == '=' || c == '&' || c == '|') && d >= 0) {
+                ul = (int)dra_utf8_decode((const char *)lx.s + i + 1, lx.n - i - 1, &cp);
+                skip = 1 + (ul > 0 ? (size_t)ul : 1);
+            }
             push_error(&lx, i, i + skip);
             i += skip;
             continue;

@@ -37,7 +37,18 @@ typedef struct parse_state {
     int max_depth;
     bool optional_syntax;
     int syntax_errors;
+    uint64_t follow;       /* what may follow the expression being parsed (TOKSET) */
+    const char *start_set; /* the expected set shown at token start_pos */
+    size_t start_pos;
 } parse_state;
+
+#define TOKSET(k) ((uint64_t)1 << (k))
+/* What may follow an operand: postfix, binary and ternary operators. */
+#define FOLLOW_OPERAND                                                                                                 \
+    (TOKSET(CEL_TOK_DOT) | TOKSET(CEL_TOK_LBRACKET) | TOKSET(CEL_TOK_STAR) | TOKSET(CEL_TOK_SLASH) |                   \
+     TOKSET(CEL_TOK_PERCENT) | TOKSET(CEL_TOK_PLUS) | TOKSET(CEL_TOK_MINUS) | TOKSET(CEL_TOK_LT) |                     \
+     TOKSET(CEL_TOK_LE) | TOKSET(CEL_TOK_GE) | TOKSET(CEL_TOK_GT) | TOKSET(CEL_TOK_EQ) | TOKSET(CEL_TOK_NE) |          \
+     TOKSET(CEL_TOK_IN) | TOKSET(CEL_TOK_AND) | TOKSET(CEL_TOK_OR) | TOKSET(CEL_TOK_QUESTION))
 
 /* clang-format off */
 static const char *const reserved_ids[] = {
@@ -98,9 +109,58 @@ static char *tok_text(const parse_state *s, const cel_token *t)
     return dra_xstrndup(s->p.src + t->start, t->len);
 }
 
+/* ANTLR's text of tokens first..last (EOF not shown), hidden ones
+ * (spaces, comments) included. */
+static char *span_text(const parse_state *s, const cel_token *first, const cel_token *last)
+{
+    size_t end = last->kind == CEL_TOK_EOF ? last->start : last->start + last->len;
+    return dra_xstrndup(s->p.src + first->start, end > first->start ? end - first->start : 0);
+}
+
+/* ANTLR's "no viable alternative" at token bad, its prediction having
+ * started at first.  cel-go's error listener (parser/parser.go
+ * SyntaxError, reservedIdentifier) rewrites the message matching
+ * "no viable alternative at input '.(true|false|null)'" (any one
+ * character, not a newline, before the word) as "mismatched input
+ * 'WORD' expecting IDENTIFIER", keeping what follows the match. */
+static cel_node *no_viable(parse_state *s, const cel_token *first, const cel_token *bad)
+{
+    char *txt = span_text(s, first, bad);
+    char *msg = dra_xasprintf("no viable alternative at input '%s'", txt);
+    const char *in = msg + strlen("no viable alternative at input '");
+    uint32_t cp;
+    size_t ul = *in && *in != '\n' ? dra_utf8_decode(in, strlen(in), &cp) : 0;
+    static const char *const words[] = {"true", "false", "null"};
+    for (size_t w = 0; ul && w < 3; w++) {
+        size_t wl = strlen(words[w]);
+        if (!strncmp(in + ul, words[w], wl) && in[ul + wl] == '\'') {
+            char *m = dra_xasprintf("mismatched input '%s' expecting IDENTIFIER%s", words[w], in + ul + wl + 1);
+            free(msg);
+            msg = m;
+            break;
+        }
+    }
+    cel_node *n = syntax_error(s, bad, "%s", msg);
+    free(msg);
+    free(txt);
+    return n;
+}
+
 /* clang-format off */
 #define EXPR_START_SET \
     "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+/* An index: '[' '?'? expr ']' */
+#define INDEX_START_SET \
+    "{'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+/* Call arguments: '(' exprList? ')' */
+#define ARGS_START_SET \
+    "{'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+/* '[' listInit? ','? ']' */
+#define LIST_START_SET \
+    "{'[', ']', '{', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+/* '{' mapInitializerList? ','? '}' */
+#define MAP_START_SET \
+    "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
 /* clang-format on */
 
 static cel_node *mismatched(parse_state *s, const char *expecting)
@@ -112,13 +172,55 @@ static cel_node *mismatched(parse_state *s, const char *expecting)
     return n;
 }
 
+static bool starts_operand(cel_tok_kind k);
+
+/* ANTLR's match of token k (DefaultErrorStrategy.RecoverInline): a stray
+ * token before k is reported and skipped (single-token deletion); a
+ * missing k is reported and taken as there when the token at hand may
+ * follow it (single-token insertion); otherwise the input is mismatched
+ * and parsing stops. */
 static bool expect(parse_state *s, cel_tok_kind k)
 {
     if (kind(s) == k) {
         advance(s);
         return true;
     }
+    const cel_token *t = peek(s);
+    if (s->p.fatal)
+        return false;
+    if (t->kind != CEL_TOK_EOF && peek_at(s, 1)->kind == k) {
+        char *txt = tok_text(s, t);
+        cel_p_error(&s->p, t->start, "Syntax error: extraneous input '%s' expecting %s", txt, cel_tok_display(k));
+        free(txt);
+        advance(s);
+        advance(s);
+        return true;
+    }
+    bool follows = k == CEL_TOK_COLON ? starts_operand(t->kind) : ((FOLLOW_OPERAND | s->follow) & TOKSET(t->kind)) != 0;
+    if (follows) {
+        char *txt = tok_text(s, t);
+        cel_p_error(&s->p, t->start, "Syntax error: missing %s at '%s'", cel_tok_display(k), txt);
+        free(txt);
+        return true;
+    }
     mismatched(s, cel_tok_display(k));
+    return false;
+}
+
+/* At a '?'/','/closer choice (a sync point): a stray token before one of
+ * the two is reported and skipped; false (after reporting) otherwise. */
+static bool sync_either(parse_state *s, cel_tok_kind a, cel_tok_kind b, const char *set)
+{
+    const cel_token *t = peek(s);
+    cel_tok_kind next = peek_at(s, 1)->kind;
+    if (t->kind != CEL_TOK_EOF && (next == a || next == b)) {
+        char *txt = tok_text(s, t);
+        cel_p_error(&s->p, t->start, "Syntax error: extraneous input '%s' expecting %s", txt, set);
+        free(txt);
+        advance(s);
+        return true;
+    }
+    mismatched(s, set);
     return false;
 }
 
@@ -144,6 +246,23 @@ static const char *tok_str(parse_state *s, const cel_token *t)
 
 static cel_node *parse_expr(parse_state *s);
 static cel_node *parse_member(parse_state *s);
+
+/* An expression that follow (TOKSET) may end, shown with the expected set
+ * start_set when it cannot start. */
+static cel_node *parse_expr_in(parse_state *s, uint64_t follow, const char *start_set)
+{
+    uint64_t saved = s->follow;
+    const char *saved_set = s->start_set;
+    size_t saved_pos = s->start_pos;
+    s->follow = follow;
+    s->start_set = start_set;
+    s->start_pos = s->pos;
+    cel_node *e = parse_expr(s);
+    s->follow = saved;
+    s->start_set = saved_set;
+    s->start_pos = saved_pos;
+    return e;
+}
 static cel_node *parse_primary(parse_state *s);
 static cel_node *parse_unary(parse_state *s);
 
@@ -329,6 +448,15 @@ static cel_node *parse_unary(parse_state *s)
         if (k == CEL_TOK_MINUS && next == CEL_TOK_EOF)
             cel_p_error(&s->p, peek_at(s, count)->start, "Syntax error: no viable alternative at input '-'");
         s->pos += count;
+        if (k == CEL_TOK_EXCLAM && !starts_operand(next)) {
+            /* ('!')+ member: ANTLR's sync at the loop's end reports the
+             * token as unwanted and recovers (errors are silent until
+             * the next match; we stop) */
+            char *txt = tok_text(s, peek(s));
+            cel_node *n = syntax_error(s, peek(s), "extraneous input '%s' expecting %s", txt, EXPR_START_SET);
+            free(txt);
+            return n;
+        }
         cel_node *m = parse_member(s);
         if (count % 2 == 0)
             return m;
@@ -338,23 +466,35 @@ static cel_node *parse_unary(parse_state *s)
     return parse_member(s);
 }
 
-/* exprList: expr (',' expr)* up to ')' */
-static void parse_args(parse_state *s, node_vec *args)
+/* exprList: expr (',' expr)* up to ')'.  The offset of the argument whose
+ * parse failed, SIZE_MAX if none did. */
+static size_t parse_args(parse_state *s, node_vec *args)
 {
+    const uint64_t follow = TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RPAREN);
+    cel_tok_kind k = kind(s), next = peek_at(s, 1)->kind;
+    if (k != CEL_TOK_RPAREN && k != CEL_TOK_EOF && !starts_operand(k) &&
+        (next == CEL_TOK_RPAREN || starts_operand(next))) {
+        /* exprList? at a sync point: single-token deletion */
+        char *txt = tok_text(s, peek(s));
+        cel_p_error(&s->p, peek(s)->start, "Syntax error: extraneous input '%s' expecting %s", txt, ARGS_START_SET);
+        free(txt);
+        advance(s);
+    }
     if (kind(s) == CEL_TOK_RPAREN) {
         advance(s);
-        return;
+        return SIZE_MAX;
     }
-    for (;;) {
-        vec_push(args, parse_expr(s));
+    for (bool first = true;; first = false) {
+        size_t start = peek(s)->start;
+        vec_push(args, parse_expr_in(s, follow, first ? ARGS_START_SET : NULL));
         if (s->p.fatal)
-            return;
+            return start;
         if (kind(s) == CEL_TOK_COMMA) {
             advance(s);
             continue;
         }
         expect(s, CEL_TOK_RPAREN);
-        return;
+        return SIZE_MAX;
     }
 }
 
@@ -395,8 +535,26 @@ static cel_node *parse_member(parse_state *s)
             }
             const cel_token *id = peek(s);
             if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT) {
-                mismatched(s, "IDENTIFIER");
-                break;
+                cel_tok_kind next = peek_at(s, 1)->kind;
+                if (opt && id->kind != CEL_TOK_EOF && (next == CEL_TOK_IDENT || next == CEL_TOK_ESC_IDENT)) {
+                    /* single-token deletion */
+                    char *txt = tok_text(s, id);
+                    cel_p_error(&s->p, id->start,
+                                "Syntax error: extraneous input '%s' expecting {IDENTIFIER, ESC_IDENTIFIER}", txt);
+                    free(txt);
+                    advance(s);
+                    id = peek(s);
+                } else if (opt) {
+                    /* the visitor then meets the error node in place of
+                     * the field */
+                    mismatched(s, "{IDENTIFIER, ESC_IDENTIFIER}");
+                    cel_p_error(&s->p, id->start, "unsupported ident kind");
+                } else {
+                    /* Select or MemberCall: ANTLR's prediction fails */
+                    no_viable(s, op, id);
+                }
+                if (s->p.fatal)
+                    break;
             }
             advance(s);
             if (!enter(s, R_MEMBER))
@@ -435,7 +593,7 @@ static cel_node *parse_member(parse_state *s)
             }
             if (!enter(s, R_MEMBER))
                 break;
-            cel_node *idx = parse_expr(s);
+            cel_node *idx = parse_expr_in(s, TOKSET(CEL_TOK_RBRACKET), opt ? NULL : INDEX_START_SET);
             if (!expect(s, CEL_TOK_RBRACKET))
                 break;
             if (opt && !s->optional_syntax) {
@@ -560,16 +718,18 @@ static cel_node *parse_list(parse_state *s)
     const cel_token *open = advance(s);
     node_vec elems = {0};
     size_t *opts = NULL, nopts = 0;
-    if (kind(s) == CEL_TOK_COMMA && peek_at(s, 1)->kind == CEL_TOK_RBRACKET)
+    const uint64_t follow = TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACKET);
+    bool closing = kind(s) == CEL_TOK_COMMA; /* '[' ','? ']' */
+    if (closing)
         advance(s);
-    while (kind(s) != CEL_TOK_RBRACKET && !s->p.fatal) {
+    while (!closing && kind(s) != CEL_TOK_RBRACKET && !s->p.fatal) {
         bool opt = false;
         const cel_token *q = peek(s);
         if (q->kind == CEL_TOK_QUESTION) {
             advance(s);
             opt = true;
         }
-        cel_node *e = parse_expr(s);
+        cel_node *e = parse_expr_in(s, follow, elems.n || opt ? NULL : LIST_START_SET);
         if (s->p.fatal)
             break;
         if (opt) {
@@ -583,13 +743,15 @@ static cel_node *parse_list(parse_state *s)
         vec_push(&elems, e);
         if (kind(s) == CEL_TOK_COMMA) {
             advance(s);
+            /* the trailing ',' when no element follows */
+            closing = kind(s) != CEL_TOK_QUESTION && !starts_operand(kind(s));
             continue;
         }
-        if (kind(s) != CEL_TOK_RBRACKET)
-            mismatched(s, "{']', ','}");
+        if (kind(s) != CEL_TOK_RBRACKET && !sync_either(s, CEL_TOK_RBRACKET, CEL_TOK_COMMA, "{']', ','}"))
+            break;
     }
     if (!s->p.fatal)
-        advance(s); /* ']' */
+        expect(s, CEL_TOK_RBRACKET);
     cel_node *l = cel_p_list(&s->p, open->start, elems.v, elems.n);
     if (nopts) {
         l->u.list.optional_indices = dra_arena_alloc(s->p.arena, nopts * sizeof *opts);
@@ -610,9 +772,10 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
     advance(s); /* '{' */
     cel_entry *entries = NULL;
     size_t n = 0;
-    if (kind(s) == CEL_TOK_COMMA && peek_at(s, 1)->kind == CEL_TOK_RBRACE)
+    bool closing = kind(s) == CEL_TOK_COMMA; /* '{' ','? '}' */
+    if (closing)
         advance(s);
-    while (kind(s) != CEL_TOK_RBRACE && !s->p.fatal) {
+    while (!closing && kind(s) != CEL_TOK_RBRACE && !s->p.fatal) {
         cel_entry e = {0};
         const cel_token *q = peek(s);
         if (q->kind == CEL_TOK_QUESTION) {
@@ -622,18 +785,41 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
         if (message_name) {
             const cel_token *id = peek(s);
             if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT) {
-                mismatched(s, "IDENTIFIER");
-                break;
+                if (n || e.optional) {
+                    mismatched(s, "{IDENTIFIER, ESC_IDENTIFIER}");
+                    break;
+                }
+                /* fieldInitializerList? ','? '}' at the '{' */
+                const char *set = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
+                cel_tok_kind next = peek_at(s, 1)->kind;
+                if (id->kind == CEL_TOK_EOF ||
+                    (next != CEL_TOK_RBRACE && next != CEL_TOK_COMMA && next != CEL_TOK_QUESTION &&
+                     next != CEL_TOK_IDENT && next != CEL_TOK_ESC_IDENT)) {
+                    mismatched(s, set);
+                    break;
+                }
+                char *txt = tok_text(s, id);
+                cel_p_error(&s->p, id->start, "Syntax error: extraneous input '%s' expecting %s", txt, set);
+                free(txt);
+                advance(s);
+                if (kind(s) == CEL_TOK_COMMA) {
+                    advance(s);
+                    closing = true;
+                    continue;
+                }
+                if (kind(s) == CEL_TOK_QUESTION || kind(s) == CEL_TOK_RBRACE)
+                    continue;
+                id = peek(s);
             }
             advance(s);
             e.field = field_name(s, id);
         } else {
-            e.key = parse_expr(s);
+            e.key = parse_expr_in(s, TOKSET(CEL_TOK_COLON), n || e.optional ? NULL : MAP_START_SET);
         }
         const cel_token *colon = peek(s);
         if (s->p.fatal || !expect(s, CEL_TOK_COLON))
             break;
-        e.value = parse_expr(s);
+        e.value = parse_expr_in(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), NULL);
         if (s->p.fatal)
             break;
         e.id = ++s->p.next_id;
@@ -646,13 +832,16 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
         }
         if (kind(s) == CEL_TOK_COMMA) {
             advance(s);
+            cel_tok_kind k = kind(s);
+            closing = k != CEL_TOK_QUESTION &&
+                      (message_name ? k != CEL_TOK_IDENT && k != CEL_TOK_ESC_IDENT : !starts_operand(k));
             continue;
         }
-        if (kind(s) != CEL_TOK_RBRACE)
-            mismatched(s, "{'}', ','}");
+        if (kind(s) != CEL_TOK_RBRACE && !sync_either(s, CEL_TOK_RBRACE, CEL_TOK_COMMA, "{'}', ','}"))
+            break;
     }
     if (!s->p.fatal)
-        advance(s); /* '}' */
+        expect(s, CEL_TOK_RBRACE);
     cel_node *m = cel_p_node(&s->p, message_name ? CEL_NODE_STRUCT : CEL_NODE_MAP, offset);
     m->u.map.message_name = message_name;
     m->u.map.nentries = n;
@@ -677,7 +866,7 @@ static cel_node *parse_primary(parse_state *s)
     switch (t->kind) {
     case CEL_TOK_LPAREN: {
         advance(s);
-        cel_node *e = parse_expr(s);
+        cel_node *e = parse_expr_in(s, TOKSET(CEL_TOK_RPAREN), NULL);
         expect(s, CEL_TOK_RPAREN);
         return e;
     }
@@ -694,23 +883,25 @@ static cel_node *parse_primary(parse_state *s)
     case CEL_TOK_NULL: return literal(s);
     case CEL_TOK_DOT:
     case CEL_TOK_IDENT: break;
-    default:
+    default: {
         /* ANTLR's single-token deletion: a stray token before one that
          * may start an operand is reported and skipped */
+        const char *set = s->start_set && s->pos == s->start_pos ? s->start_set : EXPR_START_SET;
         if (t->kind != CEL_TOK_EOF && starts_operand(peek_at(s, 1)->kind)) {
             char *txt = tok_text(s, t);
-            cel_p_error(&s->p, t->start, "Syntax error: extraneous input '%s' expecting %s", txt, EXPR_START_SET);
+            cel_p_error(&s->p, t->start, "Syntax error: extraneous input '%s' expecting %s", txt, set);
             free(txt);
             advance(s);
             return parse_unary(s);
         }
-        return mismatched(s, EXPR_START_SET);
+        return mismatched(s, set);
+    }
     }
     bool leading_dot = t->kind == CEL_TOK_DOT;
     size_t i = leading_dot ? 1 : 0;
     if (peek_at(s, i)->kind != CEL_TOK_IDENT) {
-        advance(s);
-        return mismatched(s, "IDENTIFIER");
+        /* '.' IDENTIFIER: ANTLR's prediction fails after the dot */
+        return no_viable(s, t, peek_at(s, i));
     }
     /* Qualified name followed by '{' is a message construction. */
     size_t k = i + 1;
@@ -738,7 +929,11 @@ static cel_node *parse_primary(parse_state *s)
     if (kind(s) == CEL_TOK_LPAREN) {
         const cel_token *open = advance(s);
         node_vec args = {0};
-        parse_args(s, &args);
+        size_t broken = parse_args(s, &args);
+        /* cel-go visits what ANTLR recovered: has() of a broken argument
+         * (not a field selection) is refused before the syntax error */
+        if (broken != SIZE_MAX && args.n == 1 && !strcmp(name, "has") && (s->p.macros & CEL_MACROS_STANDARD))
+            cel_p_error(&s->p, broken, "invalid argument to has() macro");
         cel_node *r = s->p.fatal ? placeholder(s, open->start) : global_call(s, open->start, name, args.v, args.n);
         free(args.v);
         return r;
@@ -755,7 +950,10 @@ static cel_node *parse_expr(parse_state *s)
     cel_node *cond = parse_logic(s, true);
     if (kind(s) == CEL_TOK_QUESTION && !s->p.fatal) {
         const cel_token *op = advance(s);
+        uint64_t saved_follow = s->follow;
+        s->follow = TOKSET(CEL_TOK_COLON);
         cel_node *t = parse_logic(s, true);
+        s->follow = saved_follow;
         if (expect(s, CEL_TOK_COLON)) {
             cel_node *f = parse_expr(s);
             cel_node *args[3] = {cond, t, f};
@@ -844,6 +1042,7 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
     s.toks = lx.tokens;
     s.ntoks = lx.ntokens;
 
+    s.follow = TOKSET(CEL_TOK_EOF);
     cel_node *root = parse_expr(&s);
     if (!s.p.fatal && kind(&s) != CEL_TOK_EOF) {
         const cel_token *t = peek(&s);
