@@ -418,6 +418,8 @@ UNIT_TEST(antlr_error_strategy)
          "ERROR: <input>:1:5: invalid argument to has() macro\n | has(a\n | ....^\nERROR: <input>:1:6: Syntax error: missing ')' at '<EOF>'\n | has(a\n | .....^"},
         {"has(a..b)",
          "ERROR: <input>:1:5: invalid argument to has() macro\n | has(a..b)\n | ....^\nERROR: <input>:1:7: Syntax error: no viable alternative at input '..'\n | has(a..b)\n | ......^"},
+        {"has(a.b..c)",
+         "ERROR: <input>:1:9: Syntax error: no viable alternative at input '..'\n | has(a.b..c)\n | ........^"},
         {"1 =! 1",
          "ERROR: <input>:1:3: Syntax error: token recognition error at: '=!'\n | 1 =! 1\n | ..^\nERROR: <input>:1:6: Syntax error: extraneous input '1' expecting <EOF>\n | 1 =! 1\n | .....^"},
         {"r'",

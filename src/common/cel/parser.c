@@ -931,8 +931,10 @@ static cel_node *parse_primary(parse_state *s)
         node_vec args = {0};
         size_t broken = parse_args(s, &args);
         /* cel-go visits what ANTLR recovered: has() of a broken argument
-         * (not a field selection) is refused before the syntax error */
-        if (broken != SIZE_MAX && args.n == 1 && !strcmp(name, "has") && (s->p.macros & CEL_MACROS_STANDARD))
+         * is refused before the syntax error unless what was parsed of it
+         * is a field selection ("has(a.b..c)": the error leaves a.b) */
+        if (broken != SIZE_MAX && args.n == 1 && args.v[0]->kind != CEL_NODE_SELECT && !strcmp(name, "has") &&
+            (s->p.macros & CEL_MACROS_STANDARD))
             cel_p_error(&s->p, broken, "invalid argument to has() macro");
         cel_node *r = s->p.fatal ? placeholder(s, open->start) : global_call(s, open->start, name, args.v, args.n);
         free(args.v);
