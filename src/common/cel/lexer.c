@@ -118,6 +118,15 @@ static void push_error(lexer *lx, size_t start, size_t end)
     dra_buf_free(&b);
 }
 
+/* Bytes of the character at i, the one ANTLR's rune input fails on and
+ * its recovery consumes (1 past the end or on a bad byte). */
+static size_t char_len(const lexer *lx, size_t i)
+{
+    uint32_t cp;
+    size_t n = i < lx->n ? dra_utf8_decode((const char *)lx->s + i, lx->n - i, &cp) : 0;
+    return n ? n : 1;
+}
+
 /* Length of a valid escape sequence at i (which holds '\\'), 0 if invalid. */
 static size_t escape_len(const lexer *lx, size_t i)
 {
@@ -286,8 +295,9 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
                     continue;
                 }
                 if (!end) {
-                    push_error(&lx, i, fail + 1);
-                    i = fail < lx.n ? fail + 1 : lx.n;
+                    size_t past = fail + char_len(&lx, fail);
+                    push_error(&lx, i, past);
+                    i = past < lx.n ? past : lx.n;
                     continue;
                 }
                 push_tok(&lx, bytes ? CEL_TOK_BYTES : CEL_TOK_STRING, i, end - i);
@@ -324,8 +334,9 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
                 i = k + 1;
             } else {
                 size_t fail = k < lx.n ? k : lx.n;
-                push_error(&lx, i, fail + 1);
-                i = fail < lx.n ? fail + 1 : lx.n;
+                size_t past = fail + char_len(&lx, fail);
+                push_error(&lx, i, past);
+                i = past < lx.n ? past : lx.n;
             }
             continue;
         }

@@ -39,10 +39,33 @@ typedef struct parse_state {
     int syntax_errors;
     uint64_t follow;       /* what may follow the expression being parsed (TOKSET) */
     const char *start_set; /* the expected set shown at token start_pos */
+    int start_rule;        /* and the rule that reports it (X_*) */
     size_t start_pos;
+    /* ANTLR's DefaultErrorStrategy (see "error recovery" below) */
+    bool recovering;   /* errorRecoveryMode: syntax errors not reported */
+    int exc;           /* the rule (X_*) a pending syntax error unwinds to */
+    uint64_t *follows; /* follow set of each rule invocation (TOKSET) */
+    size_t nfollows, capfollows;
+    size_t last_err_pos; /* lastErrorIndex */
+    unsigned last_err_rules;
+    int recoveries;
 } parse_state;
 
+/* The rules that catch a syntax error (ANTLR: the rule it is thrown in). */
+enum { X_NONE, X_EXPR, X_UNARY, X_MEMBER, X_PRIMARY, X_ESCIDENT, X_ENTRIES, X_START };
+/* X_START: thrown at the start of a parse_expr_in expression by the sync
+ * of the rule that called it (start_rule), which catches it. */
+
+/* cel-go parser.go: recoveryLimitErrorStrategy's default limit */
+#define RECOVERY_LIMIT 30
+
 #define TOKSET(k) ((uint64_t)1 << (k))
+#define RELOP_SET                                                                                                      \
+    (TOKSET(CEL_TOK_LT) | TOKSET(CEL_TOK_LE) | TOKSET(CEL_TOK_GE) | TOKSET(CEL_TOK_GT) | TOKSET(CEL_TOK_EQ) |          \
+     TOKSET(CEL_TOK_NE) | TOKSET(CEL_TOK_IN))
+#define CALCOP_SET                                                                                                     \
+    (TOKSET(CEL_TOK_STAR) | TOKSET(CEL_TOK_SLASH) | TOKSET(CEL_TOK_PERCENT) | TOKSET(CEL_TOK_PLUS) |                   \
+     TOKSET(CEL_TOK_MINUS))
 /* What may follow an operand: postfix, binary and ternary operators. */
 #define FOLLOW_OPERAND                                                                                                 \
     (TOKSET(CEL_TOK_DOT) | TOKSET(CEL_TOK_LBRACKET) | TOKSET(CEL_TOK_STAR) | TOKSET(CEL_TOK_SLASH) |                   \
@@ -72,11 +95,13 @@ static cel_tok_kind kind(const parse_state *s)
 {
     return s->toks[s->pos].kind;
 }
+/* A token matched: ANTLR's ReportMatch ends error recovery mode. */
 static const cel_token *advance(parse_state *s)
 {
     const cel_token *t = &s->toks[s->pos];
     if (t->kind != CEL_TOK_EOF)
         s->pos++;
+    s->recovering = false;
     return t;
 }
 
@@ -85,20 +110,96 @@ static cel_node *placeholder(parse_state *s, size_t offset)
     return cel_p_node(&s->p, CEL_NODE_CONST, offset);
 }
 
-/* A syntax error at token t: report once, then stop parsing. */
-static cel_node *syntax_error(parse_state *s, const cel_token *t, const char *fmt, ...) DRA_PRINTF(3, 4);
-static cel_node *syntax_error(parse_state *s, const cel_token *t, const char *fmt, ...)
+/* ---- error recovery ----
+ *
+ * ANTLR's DefaultErrorStrategy as cel-go runs it: a syntax error is
+ * reported unless the parser is recovering from one (errorRecoveryMode,
+ * ended by the next token matched), then unwinds to the rule it was
+ * thrown in (X_*), which consumes tokens up to one that may follow some
+ * rule invocation on the stack (the follows pushed around each call) and
+ * returns what it has; its caller goes on.  Deletion and insertion of a
+ * single token at a match (expect) and at a sync point go on in place. */
+
+static void report_syntax(parse_state *s, size_t offset, const char *fmt, ...) DRA_PRINTF(3, 4);
+static void report_syntax(parse_state *s, size_t offset, const char *fmt, ...)
+{
+    if (s->recovering)
+        return;
+    s->recovering = true;
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = dra_xvasprintf(fmt, ap);
+    va_end(ap);
+    cel_p_error(&s->p, offset, "Syntax error: %s", msg);
+    free(msg);
+}
+
+/* A syntax error thrown in rule x at token t. */
+static cel_node *syntax_error(parse_state *s, int x, const cel_token *t, const char *fmt, ...) DRA_PRINTF(4, 5);
+static cel_node *syntax_error(parse_state *s, int x, const cel_token *t, const char *fmt, ...)
 {
     if (!s->p.fatal) {
         va_list ap;
         va_start(ap, fmt);
         char *msg = dra_xvasprintf(fmt, ap);
         va_end(ap);
-        cel_p_error(&s->p, t->start, "Syntax error: %s", msg);
+        report_syntax(s, t->start, "%s", msg);
         free(msg);
         s->p.fatal = true;
+        s->exc = x;
     }
     return placeholder(s, t->start);
+}
+
+static void push_follow(parse_state *s, uint64_t set)
+{
+    if (s->nfollows == s->capfollows) {
+        s->capfollows = s->capfollows ? s->capfollows * 2 : 64;
+        s->follows = dra_xrealloc(s->follows, s->capfollows * sizeof *s->follows);
+    }
+    s->follows[s->nfollows++] = set;
+}
+
+static void pop_follow(parse_state *s)
+{
+    s->nfollows--;
+}
+
+/* cel-go's recoveryLimitErrorStrategy: each recovery counts; past the
+ * limit parsing stops.  False when it has. */
+static bool count_recovery(parse_state *s)
+{
+    if (s->p.fatal && !s->exc)
+        return false;
+    if (s->recoveries++ == RECOVERY_LIMIT) {
+        cel_p_error(&s->p, peek(s)->start, "Syntax error: error recovery attempt limit exceeded: %d", RECOVERY_LIMIT);
+        s->p.fatal = true;
+        s->exc = X_NONE;
+        return false;
+    }
+    return true;
+}
+
+/* Rule x catches the syntax error thrown in it (DefaultErrorStrategy
+ * Recover): a token is consumed when the last error was at the same
+ * token in the same rule, then tokens up to one in the recovery set. */
+static void catch_error(parse_state *s, int x)
+{
+    if (!s->p.fatal || s->exc != x || x == X_NONE)
+        return;
+    s->p.fatal = false;
+    s->exc = X_NONE;
+    if (!count_recovery(s))
+        return;
+    if (s->last_err_pos == s->pos && (s->last_err_rules & (1u << x)) && kind(s) != CEL_TOK_EOF)
+        s->pos++;
+    s->last_err_pos = s->pos;
+    s->last_err_rules |= 1u << x;
+    uint64_t set = 0;
+    for (size_t i = 0; i < s->nfollows; i++)
+        set |= s->follows[i];
+    while (kind(s) != CEL_TOK_EOF && !(set & TOKSET(kind(s))))
+        s->pos++;
 }
 
 /* ANTLR shows the offending token's text; <EOF> at the end. */
@@ -123,7 +224,7 @@ static char *span_text(const parse_state *s, const cel_token *first, const cel_t
  * "no viable alternative at input '.(true|false|null)'" (any one
  * character, not a newline, before the word) as "mismatched input
  * 'WORD' expecting IDENTIFIER", keeping what follows the match. */
-static cel_node *no_viable(parse_state *s, const cel_token *first, const cel_token *bad)
+static cel_node *no_viable(parse_state *s, int x, const cel_token *first, const cel_token *bad)
 {
     char *txt = span_text(s, first, bad);
     char *msg = dra_xasprintf("no viable alternative at input '%s'", txt);
@@ -140,7 +241,7 @@ static cel_node *no_viable(parse_state *s, const cel_token *first, const cel_tok
             break;
         }
     }
-    cel_node *n = syntax_error(s, bad, "%s", msg);
+    cel_node *n = syntax_error(s, x, bad, "%s", msg);
     free(msg);
     free(txt);
     return n;
@@ -163,11 +264,11 @@ static cel_node *no_viable(parse_state *s, const cel_token *first, const cel_tok
     "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
 /* clang-format on */
 
-static cel_node *mismatched(parse_state *s, const char *expecting)
+static cel_node *mismatched(parse_state *s, int x, const char *expecting)
 {
     const cel_token *t = peek(s);
     char *txt = tok_text(s, t);
-    cel_node *n = syntax_error(s, t, "mismatched input '%s' expecting %s", txt, expecting);
+    cel_node *n = syntax_error(s, x, t, "mismatched input '%s' expecting %s", txt, expecting);
     free(txt);
     return n;
 }
@@ -179,18 +280,20 @@ static bool starts_operand(cel_tok_kind k);
  * missing k is reported and taken as there when the token at hand may
  * follow it (single-token insertion); otherwise the input is mismatched
  * and parsing stops. */
-static bool expect(parse_state *s, cel_tok_kind k)
+static bool expect(parse_state *s, cel_tok_kind k, int x)
 {
+    if (s->p.fatal) /* a syntax error unwinding */
+        return false;
     if (kind(s) == k) {
         advance(s);
         return true;
     }
     const cel_token *t = peek(s);
-    if (s->p.fatal)
+    if (!count_recovery(s))
         return false;
     if (t->kind != CEL_TOK_EOF && peek_at(s, 1)->kind == k) {
         char *txt = tok_text(s, t);
-        cel_p_error(&s->p, t->start, "Syntax error: extraneous input '%s' expecting %s", txt, cel_tok_display(k));
+        report_syntax(s, t->start, "extraneous input '%s' expecting %s", txt, cel_tok_display(k));
         free(txt);
         advance(s);
         advance(s);
@@ -199,28 +302,31 @@ static bool expect(parse_state *s, cel_tok_kind k)
     bool follows = k == CEL_TOK_COLON ? starts_operand(t->kind) : ((FOLLOW_OPERAND | s->follow) & TOKSET(t->kind)) != 0;
     if (follows) {
         char *txt = tok_text(s, t);
-        cel_p_error(&s->p, t->start, "Syntax error: missing %s at '%s'", cel_tok_display(k), txt);
+        report_syntax(s, t->start, "missing %s at '%s'", cel_tok_display(k), txt);
         free(txt);
         return true;
     }
-    mismatched(s, cel_tok_display(k));
+    mismatched(s, x, cel_tok_display(k));
     return false;
 }
 
-/* At a '?'/','/closer choice (a sync point): a stray token before one of
- * the two is reported and skipped; false (after reporting) otherwise. */
+/* At a ','/closer choice (a sync point): a stray token before one of
+ * the two is reported and skipped; false otherwise (after throwing, or
+ * silently while recovering: the closer's match decides). */
 static bool sync_either(parse_state *s, cel_tok_kind a, cel_tok_kind b, const char *set)
 {
+    if (s->recovering) /* no sync while recovering: the match decides */
+        return false;
     const cel_token *t = peek(s);
     cel_tok_kind next = peek_at(s, 1)->kind;
     if (t->kind != CEL_TOK_EOF && (next == a || next == b)) {
         char *txt = tok_text(s, t);
-        cel_p_error(&s->p, t->start, "Syntax error: extraneous input '%s' expecting %s", txt, set);
+        report_syntax(s, t->start, "extraneous input '%s' expecting %s", txt, set);
         free(txt);
         advance(s);
         return true;
     }
-    mismatched(s, set);
+    mismatched(s, X_PRIMARY, set);
     return false;
 }
 
@@ -248,18 +354,23 @@ static cel_node *parse_expr(parse_state *s);
 static cel_node *parse_member(parse_state *s);
 
 /* An expression that follow (TOKSET) may end, shown with the expected set
- * start_set when it cannot start. */
-static cel_node *parse_expr_in(parse_state *s, uint64_t follow, const char *start_set)
+ * start_set (thrown in rule start_rule) when it cannot start. */
+static cel_node *parse_expr_in(parse_state *s, uint64_t follow, const char *start_set, int start_rule)
 {
     uint64_t saved = s->follow;
     const char *saved_set = s->start_set;
+    int saved_rule = s->start_rule;
     size_t saved_pos = s->start_pos;
     s->follow = follow;
     s->start_set = start_set;
+    s->start_rule = start_rule;
     s->start_pos = s->pos;
     cel_node *e = parse_expr(s);
+    if (s->p.fatal && s->exc == X_START)
+        s->exc = start_rule;
     s->follow = saved;
     s->start_set = saved_set;
+    s->start_rule = saved_rule;
     s->start_pos = saved_pos;
     return e;
 }
@@ -330,9 +441,19 @@ static cel_node *parse_relation(parse_state *s);
  *   conditionalOr  : conditionalAnd ('||' conditionalAnd)* ;
  *   conditionalAnd : relation ('&&' relation)* ;
  * is_or picks the rule. */
+static cel_node *parse_logic(parse_state *s, bool is_or);
+
+static cel_node *logic_operand(parse_state *s, bool is_or)
+{
+    push_follow(s, TOKSET(is_or ? CEL_TOK_OR : CEL_TOK_AND));
+    cel_node *n = is_or ? parse_logic(s, false) : parse_relation(s);
+    pop_follow(s);
+    return n;
+}
+
 static cel_node *parse_logic(parse_state *s, bool is_or)
 {
-    cel_node *first = is_or ? parse_logic(s, false) : parse_relation(s);
+    cel_node *first = logic_operand(s, is_or);
     cel_tok_kind opk = is_or ? CEL_TOK_OR : CEL_TOK_AND;
     if (kind(s) != opk || s->p.fatal)
         return first;
@@ -346,7 +467,7 @@ static cel_node *parse_logic(parse_state *s, bool is_or)
             ops = dra_xrealloc(ops, capops * sizeof *ops);
         }
         ops[nops++] = op->start;
-        vec_push(&terms, is_or ? parse_logic(s, false) : parse_relation(s));
+        vec_push(&terms, logic_operand(s, is_or));
     }
     cel_node *r = balanced(s, is_or ? CEL_OP_LOGICAL_OR : CEL_OP_LOGICAL_AND, terms.v, ops, 0, nops - 1);
     free(terms.v);
@@ -376,13 +497,17 @@ static cel_node *parse_relation(parse_state *s)
     int saved = s->depth[R_REL];
     if (!enter(s, R_REL))
         return placeholder(s, peek(s)->start);
+    push_follow(s, RELOP_SET);
     cel_node *l = parse_calc(s, 0);
+    pop_follow(s);
     const char *fn;
     while (!s->p.fatal && (fn = relop(kind(s)))) {
         const cel_token *op = advance(s);
         if (!enter(s, R_REL) || !enter(s, R_REL)) /* the new context and the rhs rule */
             break;
+        push_follow(s, RELOP_SET);
         cel_node *r = parse_calc(s, 0);
+        pop_follow(s);
         s->depth[R_REL]--;
         l = binary(s, op->start, fn, l, r);
     }
@@ -412,7 +537,9 @@ static cel_node *parse_calc(parse_state *s, int min_prec)
     int saved = s->depth[R_CALC];
     if (!enter(s, R_CALC))
         return placeholder(s, peek(s)->start);
+    push_follow(s, CALCOP_SET);
     cel_node *l = parse_unary(s);
+    pop_follow(s);
     const char *fn = NULL;
     int prec;
     while (!s->p.fatal && (prec = calc_prec(kind(s), &fn)) > min_prec) {
@@ -420,7 +547,9 @@ static cel_node *parse_calc(parse_state *s, int min_prec)
         const char *opfn = fn;
         if (!enter(s, R_CALC))
             break;
+        push_follow(s, CALCOP_SET);
         cel_node *r = parse_calc(s, prec);
+        pop_follow(s);
         l = binary(s, op->start, opfn, l, r);
     }
     s->depth[R_CALC] = saved;
@@ -430,7 +559,7 @@ static cel_node *parse_calc(parse_state *s, int min_prec)
 /* unary : member             #MemberExpr
  *       | ('!')+ member       #LogicalNot
  *       | ('-')+ member       #Negate ; */
-static cel_node *parse_unary(parse_state *s)
+static cel_node *unary_rule(parse_state *s)
 {
     const cel_token *first = peek(s);
     if (first->kind == CEL_TOK_EXCLAM || first->kind == CEL_TOK_MINUS) {
@@ -445,17 +574,24 @@ static cel_node *parse_unary(parse_state *s)
             return parse_member(s);
         /* '-' at the end: ANTLR cannot tell the operator from a literal's
          * sign and says so before the missing operand */
-        if (k == CEL_TOK_MINUS && next == CEL_TOK_EOF)
-            cel_p_error(&s->p, peek_at(s, count)->start, "Syntax error: no viable alternative at input '-'");
+        if (k == CEL_TOK_MINUS && next == CEL_TOK_EOF) {
+            /* the last '-' is left to the caller's operator loop */
+            s->pos += count - 1;
+            return syntax_error(s, X_UNARY, peek_at(s, 1), "no viable alternative at input '-'");
+        }
         s->pos += count;
-        if (k == CEL_TOK_EXCLAM && !starts_operand(next)) {
+        if (k == CEL_TOK_EXCLAM && !starts_operand(next) && !s->recovering) {
             /* ('!')+ member: ANTLR's sync at the loop's end reports the
-             * token as unwanted and recovers (errors are silent until
-             * the next match; we stop) */
+             * token as unwanted and consumes up to what may start the
+             * member or follow a rule on the stack */
             char *txt = tok_text(s, peek(s));
-            cel_node *n = syntax_error(s, peek(s), "extraneous input '%s' expecting %s", txt, EXPR_START_SET);
+            report_syntax(s, peek(s)->start, "extraneous input '%s' expecting %s", txt, EXPR_START_SET);
             free(txt);
-            return n;
+            uint64_t set = 0;
+            for (size_t i = 0; i < s->nfollows; i++)
+                set |= s->follows[i];
+            while (kind(s) != CEL_TOK_EOF && !starts_operand(kind(s)) && !(set & TOKSET(kind(s))))
+                s->pos++;
         }
         cel_node *m = parse_member(s);
         if (count % 2 == 0)
@@ -466,36 +602,47 @@ static cel_node *parse_unary(parse_state *s)
     return parse_member(s);
 }
 
-/* exprList: expr (',' expr)* up to ')'.  The offset of the argument whose
- * parse failed, SIZE_MAX if none did. */
-static size_t parse_args(parse_state *s, node_vec *args)
+static cel_node *parse_unary(parse_state *s)
+{
+    cel_node *n = unary_rule(s);
+    catch_error(s, X_UNARY);
+    return n;
+}
+
+/* exprList: expr (',' expr)* up to ')', in rule x (GlobalCall: primary,
+ * MemberCall: member). */
+static void parse_args(parse_state *s, node_vec *args, int x)
 {
     const uint64_t follow = TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RPAREN);
     cel_tok_kind k = kind(s), next = peek_at(s, 1)->kind;
-    if (k != CEL_TOK_RPAREN && k != CEL_TOK_EOF && !starts_operand(k) &&
+    if (k != CEL_TOK_RPAREN && k != CEL_TOK_EOF && !starts_operand(k) && !s->recovering &&
         (next == CEL_TOK_RPAREN || starts_operand(next))) {
         /* exprList? at a sync point: single-token deletion */
         char *txt = tok_text(s, peek(s));
-        cel_p_error(&s->p, peek(s)->start, "Syntax error: extraneous input '%s' expecting %s", txt, ARGS_START_SET);
+        report_syntax(s, peek(s)->start, "extraneous input '%s' expecting %s", txt, ARGS_START_SET);
         free(txt);
         advance(s);
     }
     if (kind(s) == CEL_TOK_RPAREN) {
         advance(s);
-        return SIZE_MAX;
+        return;
     }
+    push_follow(s, TOKSET(CEL_TOK_RPAREN)); /* exprList */
     for (bool first = true;; first = false) {
-        size_t start = peek(s)->start;
-        vec_push(args, parse_expr_in(s, follow, first ? ARGS_START_SET : NULL));
+        push_follow(s, TOKSET(CEL_TOK_COMMA));
+        vec_push(args, parse_expr_in(s, follow, first ? ARGS_START_SET : NULL, x));
+        pop_follow(s);
         if (s->p.fatal)
-            return start;
+            break;
         if (kind(s) == CEL_TOK_COMMA) {
             advance(s);
             continue;
         }
-        expect(s, CEL_TOK_RPAREN);
-        return SIZE_MAX;
+        break;
     }
+    pop_follow(s);
+    if (!s->p.fatal)
+        expect(s, CEL_TOK_RPAREN, x);
 }
 
 static bool is_reserved(const char *id)
@@ -518,15 +665,24 @@ static const char *field_name(parse_state *s, const cel_token *t)
  *        | member '.' '?'? escapeIdent                  #Select
  *        | member '.' IDENTIFIER '(' exprList? ')'      #MemberCall
  *        | member '[' '?'? expr ']'                     #Index ; */
-static cel_node *parse_member(parse_state *s)
+static cel_node *member_rule(parse_state *s)
 {
     int saved = s->depth[R_MEMBER];
     if (!enter(s, R_MEMBER))
         return placeholder(s, peek(s)->start);
+    push_follow(s, TOKSET(CEL_TOK_DOT) | TOKSET(CEL_TOK_LBRACKET));
     cel_node *e = parse_primary(s);
+    pop_follow(s);
     while (!s->p.fatal) {
         cel_tok_kind k = kind(s);
         if (k == CEL_TOK_DOT) {
+            cel_tok_kind k1 = peek_at(s, 1)->kind;
+            if (k1 != CEL_TOK_QUESTION && k1 != CEL_TOK_IDENT && k1 != CEL_TOK_ESC_IDENT) {
+                /* Select or MemberCall: ANTLR's prediction fails, nothing
+                 * consumed */
+                no_viable(s, X_MEMBER, peek(s), peek_at(s, 1));
+                break;
+            }
             const cel_token *op = advance(s);
             bool opt = false;
             if (kind(s) == CEL_TOK_QUESTION) {
@@ -536,22 +692,24 @@ static cel_node *parse_member(parse_state *s)
             const cel_token *id = peek(s);
             if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT) {
                 cel_tok_kind next = peek_at(s, 1)->kind;
-                if (opt && id->kind != CEL_TOK_EOF && (next == CEL_TOK_IDENT || next == CEL_TOK_ESC_IDENT)) {
+                if (opt && !s->recovering && id->kind != CEL_TOK_EOF &&
+                    (next == CEL_TOK_IDENT || next == CEL_TOK_ESC_IDENT)) {
                     /* single-token deletion */
                     char *txt = tok_text(s, id);
-                    cel_p_error(&s->p, id->start,
-                                "Syntax error: extraneous input '%s' expecting {IDENTIFIER, ESC_IDENTIFIER}", txt);
+                    report_syntax(s, id->start, "extraneous input '%s' expecting {IDENTIFIER, ESC_IDENTIFIER}", txt);
                     free(txt);
                     advance(s);
                     id = peek(s);
                 } else if (opt) {
-                    /* the visitor then meets the error node in place of
-                     * the field */
-                    mismatched(s, "{IDENTIFIER, ESC_IDENTIFIER}");
+                    /* escapeIdent fails and recovers; the visitor then
+                     * meets the error node in place of the field */
+                    mismatched(s, X_ESCIDENT, "{IDENTIFIER, ESC_IDENTIFIER}");
+                    push_follow(s, TOKSET(CEL_TOK_DOT) | TOKSET(CEL_TOK_LBRACKET));
+                    catch_error(s, X_ESCIDENT);
+                    pop_follow(s);
                     cel_p_error(&s->p, id->start, "unsupported ident kind");
-                } else {
-                    /* Select or MemberCall: ANTLR's prediction fails */
-                    no_viable(s, op, id);
+                    e = placeholder(s, id->start);
+                    continue;
                 }
                 if (s->p.fatal)
                     break;
@@ -562,9 +720,9 @@ static cel_node *parse_member(parse_state *s)
             if (!opt && id->kind == CEL_TOK_IDENT && kind(s) == CEL_TOK_LPAREN) {
                 const cel_token *open = advance(s);
                 node_vec args = {0};
-                parse_args(s, &args);
+                parse_args(s, &args, X_MEMBER);
                 const char *fn = tok_str(s, id);
-                cel_node *m = s->p.fatal ? NULL : cel_expand_macro(&s->p, open->start, fn, e, args.v, args.n);
+                cel_node *m = cel_expand_macro(&s->p, open->start, fn, e, args.v, args.n);
                 e = m ? m : cel_p_call(&s->p, open->start, fn, e, args.v, args.n);
                 free(args.v);
                 continue;
@@ -593,8 +751,10 @@ static cel_node *parse_member(parse_state *s)
             }
             if (!enter(s, R_MEMBER))
                 break;
-            cel_node *idx = parse_expr_in(s, TOKSET(CEL_TOK_RBRACKET), opt ? NULL : INDEX_START_SET);
-            if (!expect(s, CEL_TOK_RBRACKET))
+            push_follow(s, TOKSET(CEL_TOK_RBRACKET));
+            cel_node *idx = parse_expr_in(s, TOKSET(CEL_TOK_RBRACKET), opt ? NULL : INDEX_START_SET, X_MEMBER);
+            pop_follow(s);
+            if (!expect(s, CEL_TOK_RBRACKET, X_MEMBER))
                 break;
             if (opt && !s->optional_syntax) {
                 e = cel_p_error(&s->p, op->start, "unsupported syntax '[?'");
@@ -607,6 +767,13 @@ static cel_node *parse_member(parse_state *s)
     }
     s->depth[R_MEMBER] = saved;
     return e;
+}
+
+static cel_node *parse_member(parse_state *s)
+{
+    cel_node *n = member_rule(s);
+    catch_error(s, X_MEMBER);
+    return n;
 }
 
 /* ---- literals ---- */
@@ -729,7 +896,9 @@ static cel_node *parse_list(parse_state *s)
             advance(s);
             opt = true;
         }
-        cel_node *e = parse_expr_in(s, follow, elems.n || opt ? NULL : LIST_START_SET);
+        push_follow(s, follow); /* listInit, optExpr */
+        cel_node *e = parse_expr_in(s, follow, elems.n || opt ? NULL : LIST_START_SET, X_PRIMARY);
+        pop_follow(s);
         if (s->p.fatal)
             break;
         if (opt) {
@@ -751,7 +920,7 @@ static cel_node *parse_list(parse_state *s)
             break;
     }
     if (!s->p.fatal)
-        expect(s, CEL_TOK_RBRACKET);
+        expect(s, CEL_TOK_RBRACKET, X_PRIMARY);
     cel_node *l = cel_p_list(&s->p, open->start, elems.v, elems.n);
     if (nopts) {
         l->u.list.optional_indices = dra_arena_alloc(s->p.arena, nopts * sizeof *opts);
@@ -775,6 +944,7 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
     bool closing = kind(s) == CEL_TOK_COMMA; /* '{' ','? '}' */
     if (closing)
         advance(s);
+    push_follow(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE)); /* the initializer list */
     while (!closing && kind(s) != CEL_TOK_RBRACE && !s->p.fatal) {
         cel_entry e = {0};
         const cel_token *q = peek(s);
@@ -786,20 +956,20 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
             const cel_token *id = peek(s);
             if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT) {
                 if (n || e.optional) {
-                    mismatched(s, "{IDENTIFIER, ESC_IDENTIFIER}");
+                    mismatched(s, X_ENTRIES, "{IDENTIFIER, ESC_IDENTIFIER}");
                     break;
                 }
                 /* fieldInitializerList? ','? '}' at the '{' */
                 const char *set = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
                 cel_tok_kind next = peek_at(s, 1)->kind;
-                if (id->kind == CEL_TOK_EOF ||
+                if (id->kind == CEL_TOK_EOF || s->recovering ||
                     (next != CEL_TOK_RBRACE && next != CEL_TOK_COMMA && next != CEL_TOK_QUESTION &&
                      next != CEL_TOK_IDENT && next != CEL_TOK_ESC_IDENT)) {
-                    mismatched(s, set);
+                    mismatched(s, X_PRIMARY, set);
                     break;
                 }
                 char *txt = tok_text(s, id);
-                cel_p_error(&s->p, id->start, "Syntax error: extraneous input '%s' expecting %s", txt, set);
+                report_syntax(s, id->start, "extraneous input '%s' expecting %s", txt, set);
                 free(txt);
                 advance(s);
                 if (kind(s) == CEL_TOK_COMMA) {
@@ -814,12 +984,16 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
             advance(s);
             e.field = field_name(s, id);
         } else {
-            e.key = parse_expr_in(s, TOKSET(CEL_TOK_COLON), n || e.optional ? NULL : MAP_START_SET);
+            push_follow(s, TOKSET(CEL_TOK_COLON));
+            e.key = parse_expr_in(s, TOKSET(CEL_TOK_COLON), n || e.optional ? NULL : MAP_START_SET, X_PRIMARY);
+            pop_follow(s);
         }
         const cel_token *colon = peek(s);
-        if (s->p.fatal || !expect(s, CEL_TOK_COLON))
+        if (s->p.fatal || !expect(s, CEL_TOK_COLON, X_ENTRIES))
             break;
-        e.value = parse_expr_in(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), NULL);
+        push_follow(s, TOKSET(CEL_TOK_COMMA));
+        e.value = parse_expr_in(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), NULL, X_NONE);
+        pop_follow(s);
         if (s->p.fatal)
             break;
         e.id = ++s->p.next_id;
@@ -840,8 +1014,13 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
         if (kind(s) != CEL_TOK_RBRACE && !sync_either(s, CEL_TOK_RBRACE, CEL_TOK_COMMA, "{'}', ','}"))
             break;
     }
+    bool caught = s->p.fatal && s->exc == X_ENTRIES;
+    catch_error(s, X_ENTRIES);
+    pop_follow(s);
+    if (caught && kind(s) == CEL_TOK_COMMA) /* ','? */
+        advance(s);
     if (!s->p.fatal)
-        expect(s, CEL_TOK_RBRACE);
+        expect(s, CEL_TOK_RBRACE, X_PRIMARY);
     cel_node *m = cel_p_node(&s->p, message_name ? CEL_NODE_STRUCT : CEL_NODE_MAP, offset);
     m->u.map.message_name = message_name;
     m->u.map.nentries = n;
@@ -860,14 +1039,16 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
  *         | '{' mapInitializerList? ','? '}'            #CreateMap
  *         | '.'? IDENTIFIER ('.' IDENTIFIER)* '{' fieldInitializerList? ','? '}'  #CreateMessage
  *         | literal                                     #ConstantLiteral ; */
-static cel_node *parse_primary(parse_state *s)
+static cel_node *primary_rule(parse_state *s)
 {
     const cel_token *t = peek(s);
     switch (t->kind) {
     case CEL_TOK_LPAREN: {
         advance(s);
-        cel_node *e = parse_expr_in(s, TOKSET(CEL_TOK_RPAREN), NULL);
-        expect(s, CEL_TOK_RPAREN);
+        push_follow(s, TOKSET(CEL_TOK_RPAREN));
+        cel_node *e = parse_expr_in(s, TOKSET(CEL_TOK_RPAREN), NULL, X_NONE);
+        pop_follow(s);
+        expect(s, CEL_TOK_RPAREN, X_PRIMARY);
         return e;
     }
     case CEL_TOK_LBRACKET: return parse_list(s);
@@ -886,22 +1067,24 @@ static cel_node *parse_primary(parse_state *s)
     default: {
         /* ANTLR's single-token deletion: a stray token before one that
          * may start an operand is reported and skipped */
-        const char *set = s->start_set && s->pos == s->start_pos ? s->start_set : EXPR_START_SET;
-        if (t->kind != CEL_TOK_EOF && starts_operand(peek_at(s, 1)->kind)) {
+        bool at_start = s->start_set && s->pos == s->start_pos;
+        const char *set = at_start ? s->start_set : EXPR_START_SET;
+        int x = at_start ? X_START : X_UNARY;
+        if (t->kind != CEL_TOK_EOF && !s->recovering && starts_operand(peek_at(s, 1)->kind)) {
             char *txt = tok_text(s, t);
-            cel_p_error(&s->p, t->start, "Syntax error: extraneous input '%s' expecting %s", txt, set);
+            report_syntax(s, t->start, "extraneous input '%s' expecting %s", txt, set);
             free(txt);
             advance(s);
             return parse_unary(s);
         }
-        return mismatched(s, set);
+        return mismatched(s, x, set);
     }
     }
     bool leading_dot = t->kind == CEL_TOK_DOT;
     size_t i = leading_dot ? 1 : 0;
     if (peek_at(s, i)->kind != CEL_TOK_IDENT) {
         /* '.' IDENTIFIER: ANTLR's prediction fails after the dot */
-        return no_viable(s, t, peek_at(s, i));
+        return no_viable(s, X_PRIMARY, t, peek_at(s, i));
     }
     /* Qualified name followed by '{' is a message construction. */
     size_t k = i + 1;
@@ -916,6 +1099,7 @@ static cel_node *parse_primary(parse_state *s)
             dra_buf_append(&name, s->p.src + x->start, x->len);
         }
         s->pos += k;
+        s->recovering = false; /* the name's tokens matched */
         const char *msg = dra_arena_strdup(s->p.arena, dra_buf_str(&name));
         dra_buf_free(&name);
         return parse_entries(s, msg, peek(s)->start);
@@ -929,18 +1113,21 @@ static cel_node *parse_primary(parse_state *s)
     if (kind(s) == CEL_TOK_LPAREN) {
         const cel_token *open = advance(s);
         node_vec args = {0};
-        size_t broken = parse_args(s, &args);
-        /* cel-go visits what ANTLR recovered: has() of a broken argument
-         * is refused before the syntax error unless what was parsed of it
-         * is a field selection ("has(a.b..c)": the error leaves a.b) */
-        if (broken != SIZE_MAX && args.n == 1 && args.v[0]->kind != CEL_NODE_SELECT && !strcmp(name, "has") &&
-            (s->p.macros & CEL_MACROS_STANDARD))
-            cel_p_error(&s->p, broken, "invalid argument to has() macro");
-        cel_node *r = s->p.fatal ? placeholder(s, open->start) : global_call(s, open->start, name, args.v, args.n);
+        parse_args(s, &args, X_PRIMARY);
+        /* cel-go visits what ANTLR recovered: has(a..b) is refused as
+         * has(a), has(a.b..c) is has(a.b) */
+        cel_node *r = global_call(s, open->start, name, args.v, args.n);
         free(args.v);
         return r;
     }
     return cel_p_ident(&s->p, id->start, name);
+}
+
+static cel_node *parse_primary(parse_state *s)
+{
+    cel_node *n = primary_rule(s);
+    catch_error(s, X_PRIMARY);
+    return n;
 }
 
 /* expr : conditionalOr ('?' conditionalOr ':' expr)? ; */
@@ -949,19 +1136,24 @@ static cel_node *parse_expr(parse_state *s)
     int saved = s->depth[R_EXPR];
     if (!enter(s, R_EXPR))
         return placeholder(s, peek(s)->start);
+    push_follow(s, TOKSET(CEL_TOK_QUESTION));
     cel_node *cond = parse_logic(s, true);
+    pop_follow(s);
     if (kind(s) == CEL_TOK_QUESTION && !s->p.fatal) {
         const cel_token *op = advance(s);
         uint64_t saved_follow = s->follow;
         s->follow = TOKSET(CEL_TOK_COLON);
+        push_follow(s, TOKSET(CEL_TOK_COLON));
         cel_node *t = parse_logic(s, true);
+        pop_follow(s);
         s->follow = saved_follow;
-        if (expect(s, CEL_TOK_COLON)) {
+        if (expect(s, CEL_TOK_COLON, X_EXPR)) {
             cel_node *f = parse_expr(s);
             cel_node *args[3] = {cond, t, f};
             cond = global_call(s, op->start, CEL_OP_CONDITIONAL, args, 3);
         }
     }
+    catch_error(s, X_EXPR);
     s->depth[R_EXPR] = saved;
     return cond;
 }
@@ -1045,14 +1237,16 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
     s.ntoks = lx.ntokens;
 
     s.follow = TOKSET(CEL_TOK_EOF);
+    push_follow(&s, TOKSET(CEL_TOK_EOF));
     cel_node *root = parse_expr(&s);
-    if (!s.p.fatal && kind(&s) != CEL_TOK_EOF) {
+    if (!s.p.fatal && kind(&s) != CEL_TOK_EOF && count_recovery(&s)) {
         const cel_token *t = peek(&s);
         char *txt = tok_text(&s, t);
-        syntax_error(&s, t, "%s input '%s' expecting <EOF>",
-                     peek_at(&s, 1)->kind == CEL_TOK_EOF ? "extraneous" : "mismatched", txt);
+        report_syntax(&s, t->start, "%s input '%s' expecting <EOF>",
+                      peek_at(&s, 1)->kind == CEL_TOK_EOF ? "extraneous" : "mismatched", txt);
         free(txt);
     }
+    free(s.follows);
     if (s.p.errs)
         return s.p.errs;
     ast->root = root;

@@ -12,6 +12,7 @@ package main
 // classic mistakes.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -157,6 +158,10 @@ func runSyntax(c, u *proc, seed int64, count int, report int, verbose bool, t0 t
 	reqs := make([]request, len(exprs))
 	for i, e := range exprs {
 		reqs[i] = request{Expr: e}
+		if dumpFile != nil {
+			b, _ := json.Marshal(reqs[i])
+			fmt.Fprintf(dumpFile, "%s\n", b)
+		}
 	}
 	type answer struct {
 		rs  []response
