@@ -436,6 +436,25 @@ UNIT_TEST(antlr_error_strategy)
          "ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | a.?\n | ...^\nERROR: <input>:1:4: unsupported ident kind\n | a.?\n | ...^"},
         {"f(,)",
          "ERROR: <input>:1:3: Syntax error: extraneous input ',' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | f(,)\n | ..^"},
+        /* errors met while recovering */
+        {"+",
+         "ERROR: <input>:1:1: Syntax error: mismatched input '+' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | +\n | ^\nERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | +\n | .^"},
+        {"/* c */",
+         "ERROR: <input>:1:1: Syntax error: mismatched input '/' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | /* c */\n | ^\nERROR: <input>:1:2: Syntax error: extraneous input '*' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | /* c */\n | .^\nERROR: <input>:1:7: Syntax error: mismatched input '/' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | /* c */\n | ......^\nERROR: <input>:1:8: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | /* c */\n | .......^"},
+        {"?",
+         "ERROR: <input>:1:1: Syntax error: mismatched input '?' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | ?\n | ^\nERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | ?\n | .^"},
+        {"!in",
+         "ERROR: <input>:1:2: Syntax error: extraneous input 'in' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | !in\n | .^\nERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | !in\n | ...^"},
+        {"[1 +]",
+         "ERROR: <input>:1:5: Syntax error: mismatched input ']' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | [1 +]\n | ....^"},
+        {"1 % `é6",
+         "ERROR: <input>:1:5: Syntax error: token recognition error at: '`é'\n | 1 % `é6\n | ....^"},
+        {"a.b.c(d, e[f[]).g",
+         "ERROR: <input>:1:14: Syntax error: mismatched input ']' expecting {'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | a.b.c(d, e[f[]).g\n | .............^"},
+        {"cel.bindv(, ",
+         "ERROR: <input>:1:11: Syntax error: mismatched input ',' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | cel.bindv(, \n | ..........^"},
+        {"a.?1.b",
+         "ERROR: <input>:1:4: Syntax error: mismatched input '1' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | a.?1.b\n | ...^\nERROR: <input>:1:4: unsupported ident kind\n | a.?1.b\n | ...^"},
     };
     /* clang-format on */
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
