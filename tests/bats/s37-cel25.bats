@@ -72,3 +72,12 @@ ERROR: <input>:1:12: Syntax error: no viable alternative at input '..'
     [[ $stderr == *"ERROR: <input>:1:15: Syntax error: token recognition error at: '=!'"* ]]
     [[ $stderr == *"ERROR: <input>:1:18: Syntax error: extraneous input '\"x\"' expecting <EOF>"* ]]
 }
+
+@test "a C comment in a selector: every error ANTLR meets while recovering, as upstream lists them" {
+    run --separate-stderr "$DRA_BIN/dra-select" check '/* gpu */ device.driver == "a"'
+    assert_failure 2
+    [ "$(grep -c '^ERROR: \|compilation failed: ERROR: ' <<<"$stderr")" -eq 3 ]
+    [[ $stderr == *"ERROR: <input>:1:1: Syntax error: mismatched input '/' expecting {"* ]]
+    [[ $stderr == *"ERROR: <input>:1:2: Syntax error: extraneous input '*' expecting {"* ]]
+    [[ $stderr == *"ERROR: <input>:1:9: Syntax error: extraneous input '/' expecting {"* ]]
+}
