@@ -261,6 +261,56 @@ static size_t scan_number(const lexer *lx, size_t i, cel_tok_kind *kind)
     return i - start;
 }
 
+/* A string or bytes literal at i ([bB]? [rR]? quote): its token or
+ * error pushed, the index past it; 0 when none starts at i. */
+static size_t lex_quoted(lexer *lx, size_t i)
+{
+    size_t k = i;
+    bool bytes = false, raw = false;
+    if (at(lx, k) == 'b' || at(lx, k) == 'B')
+        bytes = true, k++;
+    if (at(lx, k) == 'r' || at(lx, k) == 'R')
+        raw = true, k++;
+    if (at(lx, k) != '"' && at(lx, k) != '\'')
+        return 0;
+    size_t fail = 0;
+    size_t end = scan_string(lx, k, raw, &fail);
+    if (!end && k > i) {
+        /* ANTLR falls back to its last accepted token: the prefix is an
+         * identifier, the quote lexed again */
+        push_tok(lx, CEL_TOK_IDENT, i, k - i);
+        return k;
+    }
+    if (!end) {
+        size_t past = fail + char_len(lx, fail);
+        push_error(lx, i, past);
+        return past < lx->n ? past : lx->n;
+    }
+    push_tok(lx, bytes ? CEL_TOK_BYTES : CEL_TOK_STRING, i, end - i);
+    return end;
+}
+
+/* A `backquoted` name at i: its token or error pushed, the index past it. */
+static size_t lex_backquoted(lexer *lx, size_t i)
+{
+    size_t k = i + 1;
+    for (;;) {
+        int d = at(lx, k);
+        if (is_ident_char(d) || d == '.' || d == '-' || d == '/' || d == ' ')
+            k++;
+        else
+            break;
+    }
+    if (k > i + 1 && at(lx, k) == '`') {
+        push_tok(lx, CEL_TOK_ESC_IDENT, i, k + 1 - i);
+        return k + 1;
+    }
+    size_t fail = k < lx->n ? k : lx->n;
+    size_t past = fail + char_len(lx, fail);
+    push_error(lx, i, past);
+    return past < lx->n ? past : lx->n;
+}
+
 void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
 {
     lexer lx = {.s = (const unsigned char *)src, .n = len, .arena = arena};
@@ -277,33 +327,10 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
             continue;
         }
         /* Strings and bytes: [bB]? [rR]? quote */
-        {
-            size_t k = i;
-            bool bytes = false, raw = false;
-            if (at(&lx, k) == 'b' || at(&lx, k) == 'B')
-                bytes = true, k++;
-            if (at(&lx, k) == 'r' || at(&lx, k) == 'R')
-                raw = true, k++;
-            if (at(&lx, k) == '"' || at(&lx, k) == '\'') {
-                size_t fail = 0;
-                size_t end = scan_string(&lx, k, raw, &fail);
-                if (!end && k > i) {
-                    /* ANTLR falls back to its last accepted token: the
-                     * prefix is an identifier, the quote lexed again */
-                    push_tok(&lx, CEL_TOK_IDENT, i, k - i);
-                    i = k;
-                    continue;
-                }
-                if (!end) {
-                    size_t past = fail + char_len(&lx, fail);
-                    push_error(&lx, i, past);
-                    i = past < lx.n ? past : lx.n;
-                    continue;
-                }
-                push_tok(&lx, bytes ? CEL_TOK_BYTES : CEL_TOK_STRING, i, end - i);
-                i = end;
-                continue;
-            }
+        size_t next = lex_quoted(&lx, i);
+        if (next) {
+            i = next;
+            continue;
         }
         if (is_ident_start(c)) {
             size_t k = i + 1;
@@ -321,23 +348,7 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
             continue;
         }
         if (c == '`') {
-            size_t k = i + 1;
-            for (;;) {
-                int d = at(&lx, k);
-                if (is_ident_char(d) || d == '.' || d == '-' || d == '/' || d == ' ')
-                    k++;
-                else
-                    break;
-            }
-            if (k > i + 1 && at(&lx, k) == '`') {
-                push_tok(&lx, CEL_TOK_ESC_IDENT, i, k + 1 - i);
-                i = k + 1;
-            } else {
-                size_t fail = k < lx.n ? k : lx.n;
-                size_t past = fail + char_len(&lx, fail);
-                push_error(&lx, i, past);
-                i = past < lx.n ? past : lx.n;
-            }
+            i = lex_backquoted(&lx, i);
             continue;
         }
         cel_tok_kind kind = CEL_TOK_EOF;
