@@ -2,6 +2,7 @@
 //
 //	cel-diff -peer build/upstream/bin/upstream-cel -c build/upstream/bin/cel-batch -root .
 //	         [-seed N] [-count N] [-corpus] [-report N] [-v]
+//	cel-diff ... -syntax [-seed N] [-count N] [-v]   (malformed selectors, syntax.go)
 //
 // Expressions: every selector written in tests/, examples/ and man/
 // (extract.go), each on every device of the fixtures and of the
