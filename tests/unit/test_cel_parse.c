@@ -455,6 +455,10 @@ UNIT_TEST(antlr_error_strategy)
          "ERROR: <input>:1:11: Syntax error: mismatched input ',' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | cel.bindv(, \n | ..........^"},
         {"a.?1.b",
          "ERROR: <input>:1:4: Syntax error: mismatched input '1' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | a.?1.b\n | ...^\nERROR: <input>:1:4: unsupported ident kind\n | a.?1.b\n | ...^"},
+        {"a.`b",
+         "ERROR: <input>:1:3: Syntax error: token recognition error at: '`b'\n | a.`b\n | ..^\nERROR: <input>:1:5: Syntax error: no viable alternative at input '.'\n | a.`b\n | ....^"},
+        {"has(",
+         "ERROR: <input>:1:5: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | has(\n | ....^"},
     };
     /* clang-format on */
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

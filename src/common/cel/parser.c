@@ -210,12 +210,33 @@ static char *tok_text(const parse_state *s, const cel_token *t)
     return dra_xstrndup(s->p.src + t->start, t->len);
 }
 
-/* ANTLR's text of tokens first..last (EOF not shown), hidden ones
- * (spaces, comments) included. */
+/* ANTLR's text of tokens first..last (EOF not shown), the hidden ones
+ * between them (spaces, comments) included, what the lexer refused not. */
 static char *span_text(const parse_state *s, const cel_token *first, const cel_token *last)
 {
-    size_t end = last->kind == CEL_TOK_EOF ? last->start : last->start + last->len;
-    return dra_xstrndup(s->p.src + first->start, end > first->start ? end - first->start : 0);
+    dra_buf b = DRA_BUF_INIT;
+    for (const cel_token *t = first; t <= last && t->kind != CEL_TOK_EOF; t++) {
+        dra_buf_append(&b, s->p.src + t->start, t->len);
+        if (t == last)
+            break;
+        size_t i = t->start + t->len, end = t[1].start;
+        while (i < end) {
+            char c = s->p.src[i];
+            if (c == '/' && i + 1 < end && s->p.src[i + 1] == '/') {
+                size_t j = i;
+                while (j < end && s->p.src[j] != '\n')
+                    j++;
+                dra_buf_append(&b, s->p.src + i, j - i);
+                i = j;
+            } else {
+                if (c && strchr(" \t\r\n\f", c))
+                    dra_buf_putc(&b, c);
+                i++;
+            }
+        }
+    }
+    dra_buf_puts(&b, "");
+    return dra_buf_detach(&b);
 }
 
 /* ANTLR's "no viable alternative" at token bad, its prediction having
@@ -630,8 +651,10 @@ static void parse_args(parse_state *s, node_vec *args, int x)
     push_follow(s, TOKSET(CEL_TOK_RPAREN)); /* exprList */
     for (bool first = true;; first = false) {
         push_follow(s, TOKSET(CEL_TOK_COMMA));
-        vec_push(args, parse_expr_in(s, follow, first ? ARGS_START_SET : NULL, x));
+        cel_node *a = parse_expr_in(s, follow, first ? ARGS_START_SET : NULL, x);
         pop_follow(s);
+        if (!(first && s->p.fatal && s->exc == x)) /* exprList? not there */
+            vec_push(args, a);
         if (s->p.fatal)
             break;
         if (kind(s) == CEL_TOK_COMMA) {
