@@ -459,6 +459,12 @@ UNIT_TEST(antlr_error_strategy)
          "ERROR: <input>:1:3: Syntax error: token recognition error at: '`b'\n | a.`b\n | ..^\nERROR: <input>:1:5: Syntax error: no viable alternative at input '.'\n | a.`b\n | ....^"},
         {"has(",
          "ERROR: <input>:1:5: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | has(\n | ....^"},
+        {"'''''",
+         "ERROR: <input>:1:3: Syntax error: extraneous input '''' expecting <EOF>\n | '''''\n | ..^\nERROR: <input>:1:5: Syntax error: token recognition error at: '''\n | '''''\n | ....^"},
+        {"'''x",
+         "ERROR: <input>:1:3: Syntax error: token recognition error at: ''x'\n | '''x\n | ..^"},
+        {"r'''x",
+         "ERROR: <input>:1:4: Syntax error: token recognition error at: ''x'\n | r'''x\n | ...^"},
     };
     /* clang-format on */
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -275,9 +275,12 @@ static size_t lex_quoted(lexer *lx, size_t i)
         return 0;
     size_t fail = 0;
     size_t end = scan_string(lx, k, raw, &fail);
-    if (!end && k > i) {
-        /* ANTLR falls back to its last accepted token: the prefix is an
-         * identifier, the quote lexed again */
+    if (!end && at(lx, k + 1) == at(lx, k)) {
+        /* ANTLR falls back to its last accepted token: an unterminated
+         * triple-quoted string passed the empty string of two quotes */
+        end = k + 2;
+    } else if (!end && k > i) {
+        /* or to the prefix, an identifier; the quote is lexed again */
         push_tok(lx, CEL_TOK_IDENT, i, k - i);
         return k;
     }
