@@ -93,22 +93,14 @@ static void push_tok(lexer *lx, cel_tok_kind kind, size_t start, size_t len)
     lx->toks[lx->ntoks++] = (cel_token){kind, start, len};
 }
 
-/* ANTLR prints offending text with \n, \r, \t escaped. */
+/* The refused text as it is (antlr4-go lexer.go notifyListeners does not
+ * escape it as the Java runtime does). */
 static void push_error(lexer *lx, size_t start, size_t end)
 {
     dra_buf b = DRA_BUF_INIT;
     dra_buf_puts(&b, "token recognition error at: '");
-    for (size_t i = start; i < end && i < lx->n; i++) {
-        int c = lx->s[i];
-        if (c == '\n')
-            dra_buf_puts(&b, "\\n");
-        else if (c == '\r')
-            dra_buf_puts(&b, "\\r");
-        else if (c == '\t')
-            dra_buf_puts(&b, "\\t");
-        else
-            dra_buf_putc(&b, (char)c);
-    }
+    if (start < lx->n)
+        dra_buf_append(&b, (const char *)lx->s + start, (end < lx->n ? end : lx->n) - start);
     dra_buf_putc(&b, '\'');
     if (lx->nerrs == lx->caperrs) {
         lx->caperrs = lx->caperrs ? lx->caperrs * 2 : 8;
@@ -127,24 +119,34 @@ static size_t char_len(const lexer *lx, size_t i)
     return n ? n : 1;
 }
 
-/* Length of a valid escape sequence at i (which holds '\\'), 0 if invalid. */
-static size_t escape_len(const lexer *lx, size_t i)
+/* Length of a valid escape sequence at i (which holds '\\'), 0 if invalid
+ * with *fail the first character that does not fit. */
+static size_t escape_len(const lexer *lx, size_t i, size_t *fail)
 {
     int c = at(lx, i + 1);
+    *fail = i + 1;
     if (c < 0)
         return 0;
     if (strchr("abfnrtv\"'\\?`", c))
         return 2;
     if (c >= '0' && c <= '3') {
-        int d1 = at(lx, i + 2), d2 = at(lx, i + 3);
-        return (d1 >= '0' && d1 <= '7' && d2 >= '0' && d2 <= '7') ? 4 : 0;
+        for (size_t k = 2; k < 4; k++) {
+            int d = at(lx, i + k);
+            if (d < '0' || d > '7') {
+                *fail = i + k;
+                return 0;
+            }
+        }
+        return 4;
     }
     size_t digits = c == 'x' || c == 'X' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
     if (!digits)
         return 0;
     for (size_t k = 0; k < digits; k++)
-        if (!is_hex(at(lx, i + 2 + k)))
+        if (!is_hex(at(lx, i + 2 + k))) {
+            *fail = i + 2 + k;
             return 0;
+        }
     return 2 + digits;
 }
 
@@ -174,10 +176,11 @@ static size_t scan_string(const lexer *lx, size_t q, bool raw, size_t *fail)
             }
         }
         if (c == '\\' && !raw) {
-            size_t el = escape_len(lx, i);
+            size_t at_fail;
+            size_t el = escape_len(lx, i, &at_fail);
             if (!el) {
-                /* ANTLR fails on the character after the backslash. */
-                *fail = i + 1 < lx->n ? i + 1 : lx->n;
+                /* ANTLR fails on the first character that does not fit */
+                *fail = at_fail < lx->n ? at_fail : lx->n;
                 return 0;
             }
             i += el;
