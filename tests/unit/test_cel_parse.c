@@ -473,6 +473,14 @@ UNIT_TEST(antlr_error_strategy)
          "ERROR: <input>:1:1: Syntax error: token recognition error at: ''\\0''\n | '\\0'\n | ^\nERROR: <input>:1:5: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | '\\0'\n | ....^"},
         {"'a\nb'",
          "ERROR: <input>:1:1: Syntax error: token recognition error at: ''a\n'\n | 'a\n | ^\nERROR: <input>:2:2: Syntax error: token recognition error at: '''\n | b'\n | .^"},
+        {"-!",
+         "ERROR: <input>:1:2: Syntax error: no viable alternative at input '-!'\n | -!\n | .^\nERROR: <input>:1:3: Syntax error: extraneous input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | -!\n | ..^"},
+        {"!-",
+         "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-'\n | !-\n | ..^\nERROR: <input>:1:3: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | !-\n | ..^"},
+        {"!-1u",
+         "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-1u'\n | !-1u\n | ..^"},
+        {"--!",
+         "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-!'\n | --!\n | ..^\nERROR: <input>:1:4: Syntax error: extraneous input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | --!\n | ...^"},
     };
     /* clang-format on */
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

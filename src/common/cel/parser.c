@@ -593,12 +593,12 @@ static cel_node *unary_rule(parse_state *s)
         cel_tok_kind next = peek_at(s, count)->kind;
         if (k == CEL_TOK_MINUS && count == 1 && (next == CEL_TOK_INT || next == CEL_TOK_FLOAT))
             return parse_member(s);
-        /* '-' at the end: ANTLR cannot tell the operator from a literal's
-         * sign and says so before the missing operand */
-        if (k == CEL_TOK_MINUS && next == CEL_TOK_EOF) {
-            /* the last '-' is left to the caller's operator loop */
+        /* '-' before what cannot start a member (the end, '!'): ANTLR's
+         * prediction at the last '-' cannot tell the operator from a
+         * literal's sign; the '-' is left to the caller's operator loop */
+        if (k == CEL_TOK_MINUS && (!starts_operand(next) || next == CEL_TOK_EXCLAM)) {
             s->pos += count - 1;
-            return syntax_error(s, X_UNARY, peek_at(s, 1), "no viable alternative at input '-'");
+            return no_viable(s, X_UNARY, peek(s), peek_at(s, 1));
         }
         s->pos += count;
         if (k == CEL_TOK_EXCLAM && !starts_operand(next) && !s->recovering) {
@@ -1077,6 +1077,10 @@ static cel_node *primary_rule(parse_state *s)
     case CEL_TOK_LBRACKET: return parse_list(s);
     case CEL_TOK_LBRACE: return parse_entries(s, NULL, t->start);
     case CEL_TOK_MINUS:
+        /* after '!': a sign with no number (literal's prediction fails) */
+        if (peek_at(s, 1)->kind != CEL_TOK_INT && peek_at(s, 1)->kind != CEL_TOK_FLOAT)
+            return no_viable(s, X_PRIMARY, t, peek_at(s, 1));
+        return literal(s);
     case CEL_TOK_INT:
     case CEL_TOK_UINT:
     case CEL_TOK_FLOAT:
