@@ -481,6 +481,14 @@ UNIT_TEST(antlr_error_strategy)
          "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-1u'\n | !-1u\n | ..^"},
         {"--!",
          "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-!'\n | --!\n | ..^\nERROR: <input>:1:4: Syntax error: extraneous input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | --!\n | ...^"},
+        {"[1true, 2]",
+         "ERROR: <input>:1:3: Syntax error: extraneous input 'true' expecting {']', ','}\n | [1true, 2]\n | ..^\nERROR: <input>:1:9: Syntax error: extraneous input '2' expecting ']'\n | [1true, 2]\n | ........^"},
+        {"{<=}",
+         "ERROR: <input>:1:2: Syntax error: extraneous input '<=' expecting {'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | {<=}\n | .^"},
+        {"x[]?y]",
+         "ERROR: <input>:1:3: Syntax error: extraneous input ']' expecting {'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | x[]?y]\n | ..^"},
+        {"[)1]",
+         "ERROR: <input>:1:2: Syntax error: extraneous input ')' expecting {'[', ']', '{', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | [)1]\n | .^"},
     };
     /* clang-format on */
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -351,6 +351,23 @@ static bool sync_either(parse_state *s, cel_tok_kind a, cel_tok_kind b, const ch
     return false;
 }
 
+/* The sync before an optional block that may start with an operand, '?'
+ * or one of closers (TOKSET): a stray token before one of them is
+ * reported as unwanted (expecting set) and skipped. */
+static void sync_start(parse_state *s, uint64_t closers, const char *set)
+{
+    cel_tok_kind k = kind(s), next = peek_at(s, 1)->kind;
+    uint64_t ok = closers | TOKSET(CEL_TOK_QUESTION);
+    if (s->recovering || k == CEL_TOK_EOF || starts_operand(k) || (ok & TOKSET(k)))
+        return;
+    if (!starts_operand(next) && !(ok & TOKSET(next)))
+        return;
+    char *txt = tok_text(s, peek(s));
+    report_syntax(s, peek(s)->start, "extraneous input '%s' expecting %s", txt, set);
+    free(txt);
+    advance(s);
+}
+
 /* Per-rule nesting counters (see the file comment). */
 static bool enter(parse_state *s, int rule)
 {
@@ -767,6 +784,7 @@ static cel_node *member_rule(parse_state *s)
             e = sel;
         } else if (k == CEL_TOK_LBRACKET) {
             const cel_token *op = advance(s);
+            sync_start(s, 0, INDEX_START_SET);
             bool opt = false;
             if (kind(s) == CEL_TOK_QUESTION) {
                 advance(s);
@@ -909,6 +927,7 @@ static cel_node *parse_list(parse_state *s)
     node_vec elems = {0};
     size_t *opts = NULL, nopts = 0;
     const uint64_t follow = TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACKET);
+    sync_start(s, follow, LIST_START_SET);
     bool closing = kind(s) == CEL_TOK_COMMA; /* '[' ','? ']' */
     if (closing)
         advance(s);
@@ -939,8 +958,12 @@ static cel_node *parse_list(parse_state *s)
             closing = kind(s) != CEL_TOK_QUESTION && !starts_operand(kind(s));
             continue;
         }
-        if (kind(s) != CEL_TOK_RBRACKET && !sync_either(s, CEL_TOK_RBRACKET, CEL_TOK_COMMA, "{']', ','}"))
+        if (kind(s) != CEL_TOK_RBRACKET) {
+            /* past listInit: the sync before ','? ']' */
+            if (sync_either(s, CEL_TOK_RBRACKET, CEL_TOK_COMMA, "{']', ','}") && kind(s) == CEL_TOK_COMMA)
+                advance(s);
             break;
+        }
     }
     if (!s->p.fatal)
         expect(s, CEL_TOK_RBRACKET, X_PRIMARY);
@@ -964,6 +987,8 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
     advance(s); /* '{' */
     cel_entry *entries = NULL;
     size_t n = 0;
+    if (!message_name)
+        sync_start(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), MAP_START_SET);
     bool closing = kind(s) == CEL_TOK_COMMA; /* '{' ','? '}' */
     if (closing)
         advance(s);
@@ -1034,8 +1059,12 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
                       (message_name ? k != CEL_TOK_IDENT && k != CEL_TOK_ESC_IDENT : !starts_operand(k));
             continue;
         }
-        if (kind(s) != CEL_TOK_RBRACE && !sync_either(s, CEL_TOK_RBRACE, CEL_TOK_COMMA, "{'}', ','}"))
+        if (kind(s) != CEL_TOK_RBRACE) {
+            /* past the initializer list: the sync before ','? '}' */
+            if (sync_either(s, CEL_TOK_RBRACE, CEL_TOK_COMMA, "{'}', ','}") && kind(s) == CEL_TOK_COMMA)
+                advance(s);
             break;
+        }
     }
     bool caught = s->p.fatal && s->exc == X_ENTRIES;
     catch_error(s, X_ENTRIES);
