@@ -159,36 +159,22 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 		reqs := make([]request, len(batch))
 		for i := range batch {
 			reqs[i] = batch[i].req
-			if dumpFile != nil {
-				b, _ := json.Marshal(reqs[i])
-				fmt.Fprintf(dumpFile, "%s\n", b)
-			}
 		}
-		type answer struct {
-			rs  []response
-			err error
-		}
-		uc := make(chan answer, 1)
-		go func() { rs, err := u.all(reqs); uc <- answer{rs, err} }()
-		cr, err := c.all(reqs)
-		ua := <-uc
+		cr, urs, err := askBoth(c, u, reqs)
 		if err != nil {
 			return err
 		}
-		if ua.err != nil {
-			return ua.err
-		}
 		for i := range batch {
-			ds := compare(cr[i], ua.rs[i])
+			ds := compare(cr[i], urs[i])
 			if len(ds) > 0 {
 				if k := matchKnown(known, batch[i].req.Expr, category(ds)); k != nil {
 					stats.known[k.why]++
 					ds = nil
 				}
 			}
-			stats.add(batch[i], cr[i], ua.rs[i], ds)
+			stats.add(batch[i], cr[i], urs[i], ds)
 			if len(ds) > 0 {
-				fails = append(fails, failure{batch[i], ds, cr[i], ua.rs[i]})
+				fails = append(fails, failure{batch[i], ds, cr[i], urs[i]})
 				if verbose {
 					fmt.Printf("DIFF %s [%s] %s\n", batch[i].source, category(ds), batch[i].req.Expr)
 				}

@@ -107,6 +107,29 @@ func (p *proc) all(reqs []request) ([]response, error) {
 	return out, <-werr
 }
 
+// askBoth sends reqs to both sides at once (written to -dump first) and
+// returns the C answers, then upstream's.
+func askBoth(c, u *proc, reqs []request) ([]response, []response, error) {
+	if dumpFile != nil {
+		for _, r := range reqs {
+			b, _ := json.Marshal(r)
+			fmt.Fprintf(dumpFile, "%s\n", b)
+		}
+	}
+	type answer struct {
+		rs  []response
+		err error
+	}
+	uc := make(chan answer, 1)
+	go func() { rs, err := u.all(reqs); uc <- answer{rs, err} }()
+	cr, err := c.all(reqs)
+	ua := <-uc
+	if err == nil {
+		err = ua.err
+	}
+	return cr, ua.rs, err
+}
+
 func (p *proc) close() {
 	p.in.Close()
 	_ = p.cmd.Wait()

@@ -12,7 +12,6 @@ package main
 // classic mistakes.
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -158,29 +157,15 @@ func runSyntax(c, u *proc, seed int64, count int, report int, verbose bool, t0 t
 	reqs := make([]request, len(exprs))
 	for i, e := range exprs {
 		reqs[i] = request{Expr: e}
-		if dumpFile != nil {
-			b, _ := json.Marshal(reqs[i])
-			fmt.Fprintf(dumpFile, "%s\n", b)
-		}
 	}
-	type answer struct {
-		rs  []response
-		err error
-	}
-	uc := make(chan answer, 1)
-	go func() { rs, err := u.all(reqs); uc <- answer{rs, err} }()
-	cr, err := c.all(reqs)
-	ua := <-uc
-	if err == nil {
-		err = ua.err
-	}
+	cr, urs, err := askBoth(c, u, reqs)
 	if err != nil {
 		fmt.Fprintln(stderr, "cel-diff:", err)
 		return 3
 	}
 	rejected, agree, failed := 0, 0, 0
 	for i, e := range exprs {
-		cu, uu := cr[i], ua.rs[i]
+		cu, uu := cr[i], urs[i]
 		if uu.Panic != "" {
 			fmt.Printf("cel-diff: upstream panics (not compared): %q: %s\n", e, uu.Panic)
 			continue
