@@ -96,9 +96,9 @@ UNIT_TEST(escapes)
     P("'\\\\ \\' \\\" \\? \\`'", "\"\\\\ ' \\\" ? `\"");
     P("'\\x41\\101\\u0041\\U00000041'", "\"AAAA\"");
     P("'\\u00e9'", "\"\xc3\xa9\"");
-    P("'\\xff'", "\"\xc3\xbf\"");          /* code point in strings */
-    P("b'\\xff\\377'", "b\"\\xff\\xff\""); /* raw bytes in bytes */
-    P("b'\\u00e9'", "b\"\\xc3\\xa9\"");
+    P("'\\xff'", "\"\xc3\xbf\"");                         /* code point in strings */
+    P("b'\\xff\\377'", "b\"\\xff\\xff\"");                /* raw bytes in bytes */
+    PERR("b'\\u00e9'", "1:1: unable to unescape string"); /* no \\u, \\U in bytes */
     PERR("'\\ud800'", "1:1: unable to unescape string");
     PERR("'\\U00110000'", "1:1: unable to unescape string");
     PERR("'\\q'", "1:1: Syntax error: token recognition error at: ''\\q'");

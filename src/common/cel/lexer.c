@@ -505,6 +505,8 @@ const char *cel_unescape(const char *text, size_t len, bool bytes, dra_buf *out)
         }
         unsigned v = 0;
         bool encode;
+        if (bytes && (e == 'u' || e == 'U'))
+            return "unable to unescape string"; /* cel-go parser/unescape.go */
         if (e == 'x' || e == 'X' || e == 'u' || e == 'U') {
             int n = (e == 'x' || e == 'X') ? 2 : e == 'u' ? 4 : 8;
             if (end - p < n)
