@@ -402,7 +402,7 @@ typedef struct seen_obj {
 typedef struct held_obj {
     json_t *json;
     dra_kind kind;
-    const char *file;
+    uint32_t file; /* in the loader's files */
     int doc, line, item;
 } held_obj;
 
@@ -411,10 +411,10 @@ struct dra_loader {
     dra_load_opts opts;
     seen_obj *seen; /* in input order */
     size_t nseen;
-    uint32_t *slot;     /* open addressing: 0 free, else seen index + 1 */
-    uint32_t *cslot;    /* the same by content hash (several may share one) */
-    size_t nslot;       /* 0 or a power of two, of slot and of cslot */
-    const char **files; /* the file names (the set's) of seen objects */
+    uint32_t *slot;  /* open addressing: 0 free, else seen index + 1 */
+    uint32_t *cslot; /* the same by content hash (several may share one) */
+    size_t nslot;    /* 0 or a power of two, of slot and of cslot */
+    char **files;    /* the file names of seen and held objects, copies */
     size_t nfiles;
     const json_t **namespaces; /* NULL-terminated, one reference each */
     size_t nns;
@@ -518,12 +518,16 @@ static bool repeat_of_seen(dra_loader *l, const dra_obj *o, dra_kind *kind)
     return true;
 }
 
-/* The index of file in l->files (consecutive objects share theirs). */
+/* The index of file in l->files (consecutive objects share theirs).  The
+ * loader keeps its own copy: the set a name came from may be freed before
+ * dra_loader_finish names a held object or a duplicate's first place. */
 static uint32_t file_index(dra_loader *l, const char *file)
 {
-    if (!l->nfiles || l->files[l->nfiles - 1] != file) {
+    if (!file)
+        file = "";
+    if (!l->nfiles || strcmp(l->files[l->nfiles - 1], file) != 0) {
         l->files = dra_xgrow(l->files, l->nfiles, sizeof *l->files);
-        l->files[l->nfiles++] = file;
+        l->files[l->nfiles++] = dra_xstrdup(file);
     }
     return (uint32_t)(l->nfiles - 1);
 }
@@ -570,7 +574,8 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
             if (!hold) { /* once, for the spec and the status alike */
                 hold = true;
                 l->held = dra_xgrow(l->held, l->nheld, sizeof *l->held);
-                l->held[l->nheld++] = (held_obj){json_incref(obj), *kind, o->file, o->doc, o->line, o->item};
+                l->held[l->nheld++] =
+                    (held_obj){json_incref(obj), *kind, file_index(l, o->file), o->doc, o->line, o->item};
             }
         } else {
             dra_errs_add(&l->warnings, x);
@@ -627,8 +632,12 @@ dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
     all.fold = DRA_ERRS_FOLD;
     for (size_t i = 0; i < l->nheld; i++) {
         held_obj *h = &l->held[i];
-        dra_obj o = {
-            .json = h->json, .file = h->file, .doc = h->doc, .line = h->line, .item = h->item, .src_off = SIZE_MAX};
+        dra_obj o = {.json = h->json,
+                     .file = l->files[h->file],
+                     .doc = h->doc,
+                     .line = h->line,
+                     .item = h->item,
+                     .src_off = SIZE_MAX};
         dra_err *w = NULL;
         dra_err *e = check_admin_access(h->json, h->kind, l->namespaces, &w);
         dra_errs_add(&l->warnings, dra_obj_locate(w, &o));
@@ -646,6 +655,8 @@ dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
     free(l->seen);
     free(l->slot);
     free(l->cslot);
+    for (size_t i = 0; i < l->nfiles; i++)
+        free(l->files[i]);
     free(l->files);
     free(l);
     return dra_errs_take(&all);
