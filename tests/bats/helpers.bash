@@ -33,3 +33,13 @@ validates() {
     shift
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$@" "$f"
 }
+
+# One reading command per tool: each loads (and validates) every object.
+# shellcheck disable=SC2034 # read by the files that load this one
+READERS=(
+    "dra-slice validate"
+    "dra-select lint"
+    "dra-alloc schedule"
+    "dra-claim status"
+    "dra-evict"
+)

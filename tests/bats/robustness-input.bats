@@ -10,15 +10,6 @@ load helpers
 R="$BATS_TEST_DIRNAME/../data/robustness"
 C="$EXAMPLES/cluster"
 
-# One reading command per tool: each loads (and validates) every object.
-READERS=(
-    "dra-slice validate"
-    "dra-select lint"
-    "dra-alloc schedule"
-    "dra-claim status"
-    "dra-evict"
-)
-
 no_sanitizer_report() {
     if [[ $stderr =~ (Sanitizer|\.c:[0-9]+:[0-9]+:\ runtime\ error) ]]; then
         echo "sanitizer report: $stderr"

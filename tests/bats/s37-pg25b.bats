@@ -7,14 +7,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-READERS=(
-    "dra-slice validate"
-    "dra-select lint"
-    "dra-alloc schedule"
-    "dra-claim status"
-    "dra-evict"
-)
-
 # refused_by_all WANT FILE: every reader exits 2 with WANT on stderr
 refused_by_all() {
     local want=$1 file=$2 r
