@@ -3,10 +3,13 @@
 // (../../cmd/upstream-cel/batch.go) answers it with upstream's CEL,
 // cel-batch.c with the project's, and cel-diff (../diff) compares the two.
 //
-// Request:  {"expr": "...", "gates": "G=B,...", "driver": "...", "device": {v1 Device}}
+// Request:  {"expr": "...", "gates": "G=B,...", "driver": "...", "device": {v1 Device}, "want": E}
 //
-//	(gates, driver and device optional; gates default to the peer's
-//	command line --feature-gates)
+//	(gates, driver, device and want optional; gates default to the peer's
+//	command line --feature-gates; want, sent to upstream-cel alone, is
+//	the other side's evaluation: upstream evaluates again on new maps
+//	until it gives that answer too or gives up, and calls the answer
+//	unstable when it does)
 //
 // Response: {"stored": R, "new": R, "eval": E, "unstable": "...", "self": "...", "panic": "..."}
 //
@@ -37,6 +40,7 @@ type Request struct {
 	Gates  string          `json:"gates,omitempty"`
 	Driver string          `json:"driver,omitempty"`
 	Device json.RawMessage `json:"device,omitempty"`
+	Want   *Evaluated      `json:"want,omitempty"`
 }
 
 type Compiled struct {

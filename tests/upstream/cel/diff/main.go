@@ -164,6 +164,9 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 		if err != nil {
 			return err
 		}
+		if err := askAgain(u, reqs, cr, urs); err != nil {
+			return err
+		}
 		for i := range batch {
 			ds := compare(cr[i], urs[i])
 			if len(ds) > 0 {

@@ -130,6 +130,40 @@ func askBoth(c, u *proc, reqs []request) ([]response, []response, error) {
 	return cr, ua.rs, err
 }
 
+// askAgain asks upstream once more, with the C answer as the one wanted,
+// for each evaluation the two answered differently: Go iterates a map
+// from a random key, and upstream's few runs of its own may all have
+// started at the same one.  urs[i] is replaced by the new answer.
+func askAgain(u *proc, reqs []request, cr, urs []response) error {
+	var again []request
+	var at []int
+	for i := range reqs {
+		c, up := cr[i].Eval, urs[i].Eval
+		if c.Compile != "" || up.Compile != "" || urs[i].Unstable != "" || urs[i].Panic != "" {
+			continue
+		}
+		if str(c.Error) == str(up.Error) && str(c.Value) == str(up.Value) && (c.Cost == "" || c.Cost == up.Cost) {
+			continue
+		}
+		r := reqs[i]
+		want := c
+		r.Want = &want
+		again = append(again, r)
+		at = append(at, i)
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	rs, err := u.all(again)
+	if err != nil {
+		return err
+	}
+	for k, i := range at {
+		urs[i] = rs[k]
+	}
+	return nil
+}
+
 func (p *proc) close() {
 	p.in.Close()
 	_ = p.cmd.Wait()

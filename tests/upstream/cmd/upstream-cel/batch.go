@@ -141,6 +141,16 @@ func (b *batch) one(req request) (resp response, err error) {
 		v2, cost2, err2 := ev.run(prg)
 		resp.Unstable = unstable(resp.Eval, outcome(v2, cost2, err2))
 	}
+	// The other side answered otherwise: look for its answer among
+	// upstream's own on new maps before calling it wrong (8 runs can
+	// all start a small Go map at the same key).
+	for i := 0; req.Want != nil && resp.Unstable == "" && unstable(resp.Eval, *req.Want) != "" && i < wantReruns; i++ {
+		fresh()
+		v2, cost2, err2 := ev.run(prg)
+		if o := outcome(v2, cost2, err2); unstable(o, *req.Want) == "" {
+			resp.Unstable = unstable(resp.Eval, o)
+		}
+	}
 	if dev != nil && resp.Unstable == "" && resp.Stored.Error == "" && resp.Stored.Type == "bool" && resp.Self == "" {
 		resp.Self = selfCheck(g, req.Expr, *dev, v, err, cost)
 		// DeviceMatches evaluates once more, on maps of its own: when it
@@ -165,6 +175,7 @@ const (
 	heavy      = 100000
 	reruns     = 8
 	selfReruns = 100
+	wantReruns = 400
 	// A conversion costs little, and with a few failing attributes Go's
 	// order gives the same first one in 8 runs often enough to be seen.
 	convertReruns = 100
