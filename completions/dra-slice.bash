@@ -23,12 +23,14 @@ _dra_slice() {
         --pool|-p) return;;
         --generation) return;;
         --previous) COMPREPLY=($(compgen -f -- "$cur")); return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --driver --node --all-nodes --node-selector --pool --generation --previous --output --filename --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --driver --node --all-nodes --node-selector --pool --generation --previous --no-validate-qualified-names --feature-gates --kubernetes-version --output --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -64,10 +66,12 @@ _dra_slice() {
         case "$prev" in
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "text json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --filename --validate --recursive --verbose --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --filename --validate --recursive --verbose --no-validate-qualified-names --feature-gates --kubernetes-version --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -13,15 +13,21 @@
 
 dra_err *dra_slice_run_lint(const dra_args *a, void *p, int *rc)
 {
+    const dra_slice_values *x = p;
+    dra_features f;
+    dra_err *e = dra_tool_features(&dra_slice_tool, a, &f);
+    if (e)
+        return e;
     dra_records rec;
-    dra_err *e = dra_records_start(&rec, ((const dra_slice_values *)p)->output, stdout);
+    e = dra_records_start(&rec, x->output, stdout);
     if (e)
         return e;
     dra_objset set = DRA_OBJSET_INIT;
     dra_tool_errs errs = dra_tool_errs_for(a); /* objects that are input errors: as many as print, and counts */
     if (dra_records_on(&rec))                  /* a record of every one */
         errs = (dra_tool_errs){.every = true};
-    dra_lint_kept kept = {.set = &set, .errs = &errs.errs};
+    dra_lint_kept kept = {
+        .set = &set, .errs = &errs.errs, .features = &f, .qualified_names = x->no_validate_qualified_names};
     e = dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, 0, &set, dra_lint_keep, &kept);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
     size_t skipped = 0;

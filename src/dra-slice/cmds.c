@@ -2,6 +2,12 @@
 #include "cmds.h"
 
 #define FORMATS "yaml json jsonl"
+/* kubeletplugin.ValidateQualifiedNames(false) of 1.38's publishing helper. */
+/* clang-format off */
+#define NO_VALIDATE_QUALIFIED_NAMES_ENTRY                                                                              \
+    {OPT_NO_VALIDATE_QUALIFIED_NAMES, "no-validate-qualified-names", 0, DRA_ARG_NONE, NULL,                          \
+     "1.38: allow attribute and capacity names qualified with the driver's own domain", NULL}
+/* clang-format on */
 
 static const dra_opt build_opts[] = {
     {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "driver name (spec.driver), required", NULL},
@@ -12,6 +18,8 @@ static const dra_opt build_opts[] = {
     {OPT_POOL, "pool", 'p', DRA_ARG_REQUIRED, "NAME", "pool name (default: the node name)", NULL},
     {OPT_GENERATION, "generation", 0, DRA_ARG_REQUIRED, "N", "pool generation, used when above the previous one", NULL},
     {OPT_PREVIOUS, "previous", 0, DRA_ARG_REQUIRED, "FILE", "previously published slices (repeatable)", "file"},
+    NO_VALIDATE_QUALIFIED_NAMES_ENTRY,
+    DRA_OPT_FEATURE_GATES_ENTRY,
     DRA_OPT_OUTPUT_ENTRY(FORMATS),
     DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
@@ -46,7 +54,9 @@ static const dra_opt profile_opts[] = {
 /* clang-format on */
 
 #define FINDINGS_ENTRY DRA_OPT_OUTPUT_ENTRY("text json jsonl")
-static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, FINDINGS_ENTRY, DRA_OPT_END};
+static const dra_opt lint_opts[] = {
+    DRA_OPT_INPUT_ENTRIES, NO_VALIDATE_QUALIFIED_NAMES_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, FINDINGS_ENTRY, DRA_OPT_END,
+};
 static const dra_opt gates_opts[] = {DRA_OPT_KUBERNETES_VERSION_ENTRY, DRA_OPT_END};
 /* clang-format off */
 static const dra_opt validate_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_FEATURE_GATES_ENTRY, FINDINGS_ENTRY, DRA_OPT_END};
@@ -72,7 +82,10 @@ static const dra_cmd cmds[] = {
      "counter sets get slices of their own. Names are <index>-<driver>-<node>-<suffix> with a suffix\n"
      "derived from driver, pool and index, so the output is reproducible. With --previous the pool\n"
      "generation follows the resourceslice controller: kept when at most one slice changes in place,\n"
-     "bumped otherwise; previous slices that must be deleted are noted on stderr.",
+     "bumped otherwise; previous slices that must be deleted are noted on stderr. Slices are validated\n"
+     "as the release of --kubernetes-version validates them; from 1.38 on, an attribute or capacity\n"
+     "name qualified with the driver's own domain is refused, as the publishing helper refuses it\n"
+     "(\"use unqualified X\"), unless --no-validate-qualified-names.",
      build_opts, "file"},
     {"discover", "discover [--source pci,net,nvidia] [--sysfs-root DIR] [--nvidia-smi PATH] [--dynamic-mig] [OPTIONS]",
      "read this machine's devices and print them as ResourceSlices",
@@ -92,8 +105,11 @@ static const dra_cmd cmds[] = {
      profile_opts, "gpu net cpu mig"},
     {"lint", "lint [FILES...]", "check pools across ResourceSlices",
      "One line per problem: pool DRIVER/POOL: ResourceSlice/NAME: problem. Exit 1 when problems\n"
-     "(not warnings) are found. Objects of other kinds are skipped (counted with -v).",
-     plain_opts, "file"},
+     "(not warnings) are found. Objects of other kinds are skipped (counted with -v). Slices are\n"
+     "validated as the release of --kubernetes-version validates them; from 1.38 on, an attribute or\n"
+     "capacity name qualified with the slice's driver's own domain is a warning (1.38's publishing\n"
+     "helper refuses it: \"use unqualified X\"), unless --no-validate-qualified-names.",
+     lint_opts, "file"},
     {"validate", "validate [FILES...]", "validate the DRA objects and the DRA parts of pods",
      "Validates DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates and\n"
      "DeviceTaintRules as the API server does, the DRA parts of Pods, Nodes and Namespaces, and\n"

@@ -9,7 +9,7 @@
 enum {
     OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL_NODES, OPT_NODE_SELECTOR, OPT_POOL, OPT_GENERATION, OPT_PREVIOUS,
     OPT_SOURCE, OPT_SYSFS_ROOT, OPT_NVIDIA_SMI, OPT_INVENTORY, OPT_NODES, OPT_DEVICES, OPT_PARTITIONS,
-    OPT_DYNAMIC_MIG, OPT_LIMIT, OPT_CPUS,
+    OPT_DYNAMIC_MIG, OPT_LIMIT, OPT_CPUS, OPT_NO_VALIDATE_QUALIFIED_NAMES,
 };
 /* clang-format on */
 
@@ -21,7 +21,7 @@ extern const dra_tool dra_slice_tool;
 typedef struct dra_slice_values {
     const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi, *now;
     const char *kubernetes_version;
-    bool all_nodes, inventory, dynamic_mig;
+    bool all_nodes, inventory, dynamic_mig, no_validate_qualified_names;
     long long generation, nodes, devices, partitions, limit, cpus;
     dra_strv previous;
 } dra_slice_values;

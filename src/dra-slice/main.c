@@ -21,6 +21,7 @@ static const dra_optval vals[] = {
     DRA_VAL_INT(OPT_NODES, dra_slice_values, nodes, 1, 1000000),      DRA_VAL_INT(OPT_DEVICES, dra_slice_values, devices, 0, 10000000),
     DRA_VAL_INT(OPT_PARTITIONS, dra_slice_values, partitions, 0, 1024), DRA_VAL_BOOL(OPT_DYNAMIC_MIG, dra_slice_values, dynamic_mig),
     DRA_VAL_INT(OPT_CPUS, dra_slice_values, cpus, 1, 1000000),
+    DRA_VAL_BOOL(OPT_NO_VALIDATE_QUALIFIED_NAMES, dra_slice_values, no_validate_qualified_names),
     DRA_VAL_STRING(DRA_OPT_NOW, dra_slice_values, now),
     DRA_VAL_STRING(DRA_OPT_KUBERNETES_VERSION, dra_slice_values, kubernetes_version),
     DRA_VAL_INT(OPT_LIMIT, dra_slice_values, limit, 1, 1000),         DRA_VAL_END,
@@ -36,7 +37,16 @@ static dra_err *run_build(const dra_args *a, void *p, int *rc)
         e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the driver name"), "--driver");
     if (!e && (x->node != NULL) + x->all_nodes + (x->node_selector != NULL) != 1)
         e = dra_err_new(DRA_EXIT_INPUT, "exactly one of --node, --all-nodes, --node-selector is required");
-    dra_slice_opts o = {x->driver, x->node, x->all_nodes, NULL, x->pool, x->generation, NULL};
+    dra_features f;
+    if (!e)
+        e = dra_tool_features(&dra_slice_tool, a, &f);
+    dra_slice_opts o = {.driver = x->driver,
+                        .node_name = x->node,
+                        .all_nodes = x->all_nodes,
+                        .pool = x->pool,
+                        .generation = x->generation,
+                        .features = &f,
+                        .qualified_names = x->no_validate_qualified_names};
     json_t *selector = NULL;
     if (!e && x->node_selector)
         e = dra_err_field(dra_node_selector_from_labels(x->node_selector, &selector), "--node-selector");

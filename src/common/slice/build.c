@@ -269,16 +269,52 @@ static dra_err *check_sets(const dra_inventory *inv, const char *pool, dra_strma
     return dra_errs_take(&errs);
 }
 
-/* One device's problems (unlocated): its name given before (repeated), and
- * every consumed counter that is not in a set of this pool. */
-static dra_err *check_device(const json_t *dev, const char *pool, bool repeated, const dra_strmap *sets,
-                             json_t *const *set_json)
+/* The names of one map of a device (attributes or capacity, what: "attribute"
+ * or "capacity") qualified with the driver's own domain, as 1.38's publishing
+ * helper refuses them (DRA resourceslice/validation.go validateUnqualifiedName:
+ * the domain is implicit, so "<driver>/x" only duplicates "x"). */
+static dra_err *check_unqualified(const json_t *dev, const char *key, const char *what, const char *driver,
+                                  const char *pool)
+{
+    dra_err *e = NULL;
+    size_t dlen = strlen(driver);
+    const char *name;
+    const json_t *v;
+    json_object_foreach((json_t *)json_object_get(dev, key), name, v) {
+        if (strncmp(name, driver, dlen) != 0 || name[dlen] != '/')
+            continue;
+        char *field = dra_xasprintf("%s[%s]", key, name);
+        e = dra_err_append(
+            e, dra_err_field(dra_err_new(DRA_EXIT_INPUT,
+                                         "pool \"%s\": device \"%s\": %s \"%s\": use unqualified \"%s\", the driver "
+                                         "name is added implicitly",
+                                         pool, json_string_value(json_object_get(dev, "name")), what, name,
+                                         name + dlen + 1),
+                             field));
+        free(field);
+    }
+    return e;
+}
+
+dra_err *dra_slice_unqualified_names(const json_t *dev, const char *driver, const char *pool)
+{
+    return dra_err_append(check_unqualified(dev, "attributes", "attribute", driver, pool),
+                          check_unqualified(dev, "capacity", "capacity", driver, pool));
+}
+
+/* One device's problems (unlocated): its name given before (repeated),
+ * names qualified with the driver's domain (driver: NULL when not checked),
+ * and every consumed counter that is not in a set of this pool. */
+static dra_err *check_device(const json_t *dev, const char *pool, bool repeated, const char *driver,
+                             const dra_strmap *sets, json_t *const *set_json)
 {
     dra_err *e = NULL;
     if (repeated)
         e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate device \"%s\" in pool \"%s\"",
                                       json_string_value(json_object_get(dev, "name")), pool),
                           "name");
+    if (driver)
+        e = dra_err_append(e, dra_slice_unqualified_names(dev, driver, pool));
     size_t k;
     json_t *use;
     json_array_foreach(json_object_get(dev, "consumesCounters"), k, use) {
@@ -306,6 +342,11 @@ static dra_err *check_device(const json_t *dev, const char *pool, bool repeated,
         }
     }
     return e;
+}
+
+bool dra_slice_checks_qualified_names(const dra_slice_opts *opts)
+{
+    return !opts->qualified_names && dra_features_release_of(opts->features) >= DRA_RELEASE_1_38;
 }
 
 /* ---- splitting and naming ---- */
@@ -606,9 +647,11 @@ static void copy_taint_time_added(const json_t *from_devices, json_t *to_devices
 /* The model validator's findings on one built slice, each moved to the
  * inventory item it is about ("spec.devices[3].x" -> that device's ".x");
  * items: the slice's devices or counter sets, in its order. */
-static dra_err *validation_errors(const json_t *slice, const dra_slice_item *items, size_t nitems, int *lookups)
+static dra_err *validation_errors(const json_t *slice, const dra_features *features, const dra_slice_item *items,
+                                  size_t nitems, int *lookups)
 {
-    dra_err *all = dra_validate_resource_slice(slice, NULL);
+    dra_validate_opts vo = {.features = features};
+    dra_err *all = dra_validate_resource_slice(slice, &vo);
     dra_errs out = DRA_ERRS_INIT;
     while (all) {
         dra_err *x = dra_err_pop(&all);
@@ -812,7 +855,7 @@ static void check_slice(dra_slice_builder *b, size_t i, json_t *content, const d
         json_decref(want_pool);
     }
     json_t *slice = make_slice(b, i, content);
-    dra_errs_add(&b->invalid, validation_errors(slice, items, nitems, &b->invalid_lookups));
+    dra_errs_add(&b->invalid, validation_errors(slice, b->opts.features, items, nitems, &b->invalid_lookups));
     json_decref(slice);
 }
 
@@ -984,7 +1027,8 @@ static dra_err *check_next(dra_slice_builder *b, const dra_slice_item *it, json_
         dra_strset_add(&b->seen, name, strlen(name), &added);
         repeated = !added;
     }
-    dra_err *e = check_device(dev, b->pool, repeated, &b->set_names, b->set_json);
+    const char *driver = dra_slice_checks_qualified_names(&b->opts) ? b->opts.driver : NULL;
+    dra_err *e = check_device(dev, b->pool, repeated, driver, &b->set_names, b->set_json);
     if (e)
         dra_errs_add(&b->problems, at_item(e, it, dev, &b->problem_lookups));
     if (b->problems.head) /* the slices are not looked at */

@@ -33,6 +33,7 @@
 
 #include "../base/error.h"
 #include "../io/stream.h"
+#include "../model/features.h"
 
 /* One device or counter set and where it came from (for error messages). */
 typedef struct dra_slice_item {
@@ -84,7 +85,23 @@ typedef struct dra_slice_opts {
     const char *pool;           /* pool name; NULL = node_name */
     int64_t generation;         /* driver-supplied generation; used when > the previous one (0 = none) */
     const dra_objset *previous; /* previously published slices, or NULL */
+    /* The release and gates the slices are validated at (borrowed; NULL:
+     * DRA_RELEASE_DEFAULT's defaults). */
+    const dra_features *features;
+    /* From 1.38 on, attribute and capacity names qualified with the driver's
+     * own domain are refused, as the publishing helper does (DRA
+     * resourceslice/validation.go validatePool); true lets them through, as
+     * kubeletplugin.ValidateQualifiedNames(false). */
+    bool qualified_names;
 } dra_slice_opts;
+
+/* Whether a build with opts refuses names qualified with the driver's domain. */
+bool dra_slice_checks_qualified_names(const dra_slice_opts *opts);
+/* A device's attribute and capacity names qualified with driver's own
+ * domain, one error each in upstream's words ("pool \"P\": device \"D\":
+ * attribute \"N\": use unqualified \"X\", the driver name is added
+ * implicitly"), the field the name's ("attributes[N]"); NULL when none. */
+DRA_MUST_USE dra_err *dra_slice_unqualified_names(const json_t *dev, const char *driver, const char *pool);
 
 typedef struct dra_slice_result {
     json_t **slices; /* owned references, in index order */

@@ -1,5 +1,6 @@
 /* Pool-level lint (see lint.h). */
 #include "lint.h"
+#include "build.h"
 #include "../base/hash.h"
 
 #include "../model/convert.h"
@@ -320,13 +321,14 @@ static bool is_slice(const json_t *obj, dra_apiver *ver)
  * set's field validation says (strict: problems; warn: warnings added to
  * the set), then an older version converted to v1 in place (v1beta1 keeps
  * a device's fields under `basic`), then its shape and limits. */
-static dra_err *slice_checks(dra_objset *set, const dra_obj *o, dra_apiver ver)
+static dra_err *slice_checks(dra_objset *set, const dra_obj *o, dra_apiver ver, const dra_features *features)
 {
+    dra_validate_opts vo = {.features = features};
     dra_err *w = NULL;
     dra_err *e = dra_strict_check(o->json, DRA_KIND_RESOURCE_SLICE, ver, set->field_validation, &w, o);
     set->warnings = dra_err_append(set->warnings, dra_obj_locate(w, o));
     e = dra_err_append(e, dra_convert_to_v1(o->json, DRA_KIND_RESOURCE_SLICE, ver));
-    return dra_err_append(e, dra_validate_resource_slice(o->json, NULL));
+    return dra_err_append(e, dra_validate_resource_slice(o->json, &vo));
 }
 
 /* Lint's answer for an object that is not a ResourceSlice: its error, or
@@ -346,7 +348,8 @@ static dra_err *not_a_slice(const json_t *obj)
     return dra_kind_of(obj, &k, &v); /* no apiVersion: "Required value", as the loader says */
 }
 
-static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint_report *out, size_t *skipped)
+static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_err *const *notes, dra_lint_report *out,
+                         size_t *skipped)
 {
     size_t nskipped = 0;
     *out = (dra_lint_report)DRA_LINT_REPORT_INIT;
@@ -401,6 +404,8 @@ static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint
             const dra_obj *o = pools[k].m[i].obj;
             for (const dra_err *x = checks[o - set->v]; x; x = x->next)
                 add_problem(out, false, &pools[k], o, "%s%s%s", x->field ? x->field : "", x->field ? ": " : "", x->msg);
+            for (const dra_err *x = notes ? notes[o - set->v] : NULL; x; x = x->next)
+                add_problem(out, true, &pools[k], o, "%s%s%s", x->field ? x->field : "", x->field ? ": " : "", x->msg);
         }
         lint_pool(out, &pools[k]);
         free(pools[k].m);
@@ -415,8 +420,8 @@ dra_err *dra_slice_lint(dra_objset *set, dra_lint_report *out, size_t *skipped)
     dra_apiver ver;
     for (size_t i = 0; i < set->n; i++)
         if (is_slice(set->v[i].json, &ver))
-            checks[i] = slice_checks(set, &set->v[i], ver);
-    dra_err *e = lint_set(set, checks, out, skipped);
+            checks[i] = slice_checks(set, &set->v[i], ver, NULL);
+    dra_err *e = lint_set(set, checks, NULL, out, skipped);
     for (size_t i = 0; i < set->n; i++)
         dra_err_free(checks[i]);
     free(checks);
@@ -445,13 +450,36 @@ static void keep_names_only(dra_lint_kept *k, json_t *dev)
     json_object_set(dev, "attributes", shared);
 }
 
+/* A slice's names qualified with its driver's domain (1.38 on, unless
+ * allowed), each error's field under spec.devices[i]. */
+static dra_err *qualified_names(const dra_lint_kept *k, const json_t *slice)
+{
+    if (k->qualified_names || dra_features_release_of(k->features) < DRA_RELEASE_1_38)
+        return NULL;
+    const json_t *spec = json_object_get(slice, "spec");
+    const char *driver = json_string_value(json_object_get(spec, "driver"));
+    const char *pool_name = str_or(json_object_get(json_object_get(spec, "pool"), "name"), "");
+    dra_err *e = NULL;
+    size_t i;
+    const json_t *dev;
+    json_array_foreach(json_object_get(spec, "devices"), i, dev) {
+        if (!driver || !json_is_object(dev))
+            continue;
+        char prefix[48];
+        snprintf(prefix, sizeof prefix, "spec.devices[%zu]", i);
+        e = dra_err_append(e, dra_slice_err_prefix(dra_slice_unqualified_names(dev, driver, pool_name), prefix));
+    }
+    return e;
+}
+
 dra_err *dra_lint_keep(void *ctx, dra_obj *o)
 {
     dra_lint_kept *k = ctx;
-    dra_err *checks = NULL;
+    dra_err *checks = NULL, *notes = NULL;
     dra_apiver ver;
     if (is_slice(o->json, &ver)) {
-        checks = slice_checks(k->set, o, ver);
+        checks = slice_checks(k->set, o, ver, k->features);
+        notes = qualified_names(k, o->json);
         size_t i;
         json_t *dev;
         json_array_foreach(json_object_get(json_object_get(o->json, "spec"), "devices"), i, dev)
@@ -467,6 +495,8 @@ dra_err *dra_lint_keep(void *ctx, dra_obj *o)
     }
     dra_objset_keep(k->set, o);
     k->checks = dra_xgrow(k->checks, k->nchecks, sizeof *k->checks);
+    k->notes = dra_xgrow(k->notes, k->nchecks, sizeof *k->notes);
+    k->notes[k->nchecks] = notes;
     k->checks[k->nchecks++] = checks;
     return NULL;
 }
@@ -480,7 +510,7 @@ dra_err *dra_slice_lint_kept(dra_lint_kept *k, dra_lint_report *out, size_t *ski
             *skipped = k->skipped;
         return dra_errs_take(&k->own);
     }
-    dra_err *e = lint_set(k->set, k->checks, out, skipped);
+    dra_err *e = lint_set(k->set, k->checks, k->notes, out, skipped);
     if (skipped)
         *skipped += k->skipped;
     return e;
@@ -489,9 +519,12 @@ dra_err *dra_slice_lint_kept(dra_lint_kept *k, dra_lint_report *out, size_t *ski
 void dra_lint_kept_free(dra_lint_kept *k)
 {
     dra_errs_free(&k->own);
-    for (size_t i = 0; i < k->nchecks; i++)
+    for (size_t i = 0; i < k->nchecks; i++) {
         dra_err_free(k->checks[i]);
+        dra_err_free(k->notes[i]);
+    }
     free(k->checks);
+    free(k->notes);
     for (size_t i = 0; i < k->sigs.cap; i++)
         if (k->sigs.e[i].key)
             json_decref((json_t *)k->sigs.e[i].val);

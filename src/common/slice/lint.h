@@ -10,7 +10,8 @@
  *   - "counter set X not found", "counter X not found in counter set Y";
  *   - a device consuming more of a counter than its set has at all;
  *   - per-slice shape and limits (the model validator), e.g. too many devices;
- *   - warning: devices of one pool with different attribute names.
+ *   - warning: devices of one pool with different attribute names;
+ *   - warning (1.38, dra_lint_kept): names qualified with the driver's domain.
  * Warnings do not make the report fail.
  *
  * Ownership: the report owns its strings; `file` points into the objset.
@@ -25,6 +26,7 @@
 #include "../base/hash.h"
 #include "../base/problems.h"
 #include "../io/stream.h"
+#include "../model/features.h"
 
 /* The list of problems (base/problems.h): scope is "driver/pool", object
  * "ResourceSlice/name" (NULL for pool-wide problems, which have no file
@@ -65,6 +67,13 @@ typedef struct dra_lint_kept {
     dra_err **checks; /* per kept object: its slice checks (owned) */
     size_t nchecks, skipped;
     dra_strmap sigs; /* attribute-name lists -> their shared JSON string */
+    /* The release and gates slices are validated at (borrowed; NULL: the
+     * defaults).  From 1.38 on, names qualified with the slice's driver's
+     * own domain are warnings, as 1.38's publishing helper refuses them
+     * (slice/build.h dra_slice_unqualified_names), unless qualified_names. */
+    const dra_features *features;
+    bool qualified_names;
+    dra_err **notes; /* per kept object: those warnings (owned) */
 } dra_lint_kept;
 DRA_MUST_USE dra_err *dra_lint_keep(void *ctx, dra_obj *o);
 /* The report, or, when objects were input errors, none: the errors are

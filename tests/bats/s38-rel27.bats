@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
+# Kubernetes 1.38's publishing helper refuses attribute and capacity names
+# qualified with the driver's own domain (k8s.io/dynamic-resource-allocation
+# @v0.38.0-beta.0 resourceslice/validation.go validatePool and
+# validateUnqualifiedName; kubeletplugin ValidateQualifiedNames, on by
+# default): dra-slice build refuses them and lint warns about them under
+# --kubernetes-version 1.38, not under 1.37, which has no such check.
+load helpers
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+    unset DRA_KUBERNETES_VERSION
+    S=$DRA_BIN/dra-slice
+    cat >"$T/inv.yaml" <<'EOF'
+devices:
+- name: gpu-0
+  attributes:
+    gpu.example.com/model: {string: h100}
+    other.example.com/x: {int: 1}
+    index: {int: 0}
+  capacity:
+    gpu.example.com/memory: {value: 80Gi}
+    cores: {value: "8"}
+EOF
+}
+
+@test "build 1.38: a name qualified with the driver's domain is refused in upstream's words" {
+    run --separate-stderr "$S" build --kubernetes-version 1.38 --driver gpu.example.com --node node-1 "$T/inv.yaml"
+    assert_failure 2
+    assert_output ""
+    [ "${#stderr_lines[@]}" -eq 2 ]
+    [ "${stderr_lines[0]}" = "dra-slice: $T/inv.yaml:4: Device/gpu-0: devices[0].attributes[gpu.example.com/model]: pool \"node-1\": device \"gpu-0\": attribute \"gpu.example.com/model\": use unqualified \"model\", the driver name is added implicitly" ]
+    [ "${stderr_lines[1]}" = "dra-slice: $T/inv.yaml:8: Device/gpu-0: devices[0].capacity[gpu.example.com/memory]: pool \"node-1\": device \"gpu-0\": capacity \"gpu.example.com/memory\": use unqualified \"memory\", the driver name is added implicitly" ]
+}
+
+@test "build: the environment names the release; --pool names the pool in the message" {
+    DRA_KUBERNETES_VERSION=1.38 run --separate-stderr "$S" build --driver gpu.example.com --all-nodes --pool shared "$T/inv.yaml"
+    assert_failure 2
+    [[ $stderr == *'pool "shared": device "gpu-0": attribute "gpu.example.com/model": use unqualified "model"'* ]]
+}
+
+@test "build: 1.37 and 1.36 take the qualified names, 1.38 with --no-validate-qualified-names too" {
+    for v in 1.36 1.37; do
+        run --separate-stderr "$S" build --kubernetes-version "$v" --driver gpu.example.com --node node-1 "$T/inv.yaml"
+        assert_success
+        assert_output --partial "gpu.example.com/model:"
+    done
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$T/inv.yaml"
+    assert_success
+    first=$output
+    run --separate-stderr "$S" build --kubernetes-version 1.38 --no-validate-qualified-names --driver gpu.example.com --node node-1 "$T/inv.yaml"
+    assert_success
+    assert_equal "$output" "$first"
+    # another driver's domain is not the driver's own
+    run --separate-stderr "$S" build --kubernetes-version 1.38 --driver net.example.com --node node-1 "$T/inv.yaml"
+    assert_success
+}
+
+@test "build: --feature-gates adjusts the release's table; a gate 1.38 locks keeps upstream's wording" {
+    run --separate-stderr "$S" build --kubernetes-version 1.38 --feature-gates NoSuchGate=true --driver gpu.example.com --node node-1 "$T/inv.yaml"
+    assert_failure 2
+    [[ $stderr == *"unrecognized feature gate: NoSuchGate"* ]]
+}
+
+@test "build: slices are validated at the release given (1.38: one slash at most)" {
+    printf 'devices:\n- name: d\n  attributes:\n    a.example.com/b/c: {int: 1}\n' >"$T/slash.yaml"
+    run --separate-stderr "$S" build --kubernetes-version 1.38 --driver gpu.example.com --node node-1 "$T/slash.yaml"
+    assert_failure 2
+    [[ $stderr == *"must not contain more than one slash"* ]]
+}
+
+@test "lint 1.38: qualified names are warnings, not problems; none under 1.37 or with the opt-out" {
+    "$S" build --driver gpu.example.com --node node-1 "$T/inv.yaml" >"$T/s.yaml"
+    run --separate-stderr "$S" lint "$T/s.yaml"
+    assert_success
+    assert_output ""
+    run --separate-stderr "$S" lint --kubernetes-version 1.38 "$T/s.yaml"
+    assert_success
+    assert_line --index 0 --regexp '^pool gpu.example.com/node-1: ResourceSlice/[^:]+: warning: spec.devices\[0\].attributes\[gpu.example.com/model\]: pool "node-1": device "gpu-0": attribute "gpu.example.com/model": use unqualified "model", the driver name is added implicitly$'
+    assert_line --index 1 --partial 'warning: spec.devices[0].capacity[gpu.example.com/memory]: pool "node-1": device "gpu-0": capacity "gpu.example.com/memory": use unqualified "memory"'
+    [ "${#lines[@]}" -eq 2 ]
+    DRA_KUBERNETES_VERSION=1.38 run --separate-stderr "$S" lint --no-validate-qualified-names "$T/s.yaml"
+    assert_success
+    assert_output ""
+    DRA_KUBERNETES_VERSION=1.38 run --separate-stderr "$S" lint -o jsonl "$T/s.yaml"
+    assert_success
+    [ "$(grep -c '"severity":"warning"' <<<"$output")" -eq 2 ]
+}
+
+@test "build and lint --help name the release and the opt-out" {
+    for c in build lint; do
+        run "$S" "$c" --help
+        assert_success
+        assert_output --partial "--kubernetes-version"
+        assert_output --partial "--no-validate-qualified-names"
+        assert_output --partial "--feature-gates"
+    done
+}
