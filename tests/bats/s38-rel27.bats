@@ -97,3 +97,30 @@ EOF
         assert_output --partial "--feature-gates"
     done
 }
+
+@test "build read whole (stdin) refuses the names as the streamed build does" {
+    run --separate-stderr "$S" build --kubernetes-version 1.38 --driver gpu.example.com --node node-1 <"$T/inv.yaml"
+    assert_failure 2
+    assert_output ""
+    [[ ${stderr_lines[0]} == *'Device/gpu-0: devices[0].attributes[gpu.example.com/model]: pool "node-1": device "gpu-0": attribute "gpu.example.com/model": use unqualified "model", the driver name is added implicitly' ]]
+    [ "${#stderr_lines[@]}" -eq 2 ]
+}
+
+@test "lint takes the release from a snapshot of a 1.38 server; a bad release is a usage error" {
+    "$S" build --driver gpu.example.com --node node-1 -o jsonl "$T/inv.yaml" >"$T/s.jsonl"
+    { jq -nc '{apiVersion: "dra-tools.io/v1alpha1", kind: "Snapshot", metadata: {name: "snapshot"},
+        serverVersion: {major: "1", minor: "38", gitVersion: "v1.38.0", platform: "linux/amd64"}}'
+      cat "$T/s.jsonl"; } >"$T/snap.jsonl"
+    run --separate-stderr "$S" lint "$T/snap.jsonl"
+    assert_success
+    [ "${#lines[@]}" -eq 2 ]
+    assert_line --index 0 --partial 'warning: spec.devices[0].attributes[gpu.example.com/model]: pool "node-1"'
+    run --separate-stderr "$S" lint --kubernetes-version 1.37 "$T/snap.jsonl"
+    assert_success
+    assert_output ""
+    for c in "build --driver gpu.example.com --node node-1" lint; do
+        run --separate-stderr "$S" $c --kubernetes-version 1.35 "$T/s.jsonl"
+        assert_failure 2
+        assert_equal "$stderr" 'dra-slice: --kubernetes-version: unknown Kubernetes version "1.35" (known: 1.36, 1.37, 1.38)'
+    done
+}
