@@ -12,6 +12,7 @@ setup() {
     T=$BATS_TEST_TMPDIR
     unset DRA_KUBERNETES_VERSION
     S=$DRA_BIN/dra-slice
+    TOP="$BATS_TEST_DIRNAME/../.."
     cat >"$T/inv.yaml" <<'EOF'
 devices:
 - name: gpu-0
@@ -123,4 +124,22 @@ EOF
         assert_failure 2
         assert_equal "$stderr" 'dra-slice: --kubernetes-version: unknown Kubernetes version "1.35" (known: 1.36, 1.37, 1.38)'
     done
+}
+
+@test "every tool whose completion offers --feature-gates has the gate lists of 1.36, 1.37 and 1.38 in its page" {
+    local n=0
+    for bin in "$DRA_BIN"/dra-*; do
+        "$bin" --completion bash 2>/dev/null | grep -q -- '--feature-gates' || continue
+        page=$TOP/man/$(basename "$bin").1
+        [ -f "$page" ] || { echo "$page: missing"; false; }
+        for r in 1.36 1.37 1.38; do
+            # one list per release, between the generated markers
+            run awk -v r="$r" '/^\.\\" BEGIN gates/ { on = 1 } /^\.\\" END gates/ { on = 0 }
+                on && $0 == ".B Kubernetes " r { c++ } END { print c + 0 }' "$page"
+            [ "$output" = 1 ] || { echo "$page: $output lists of $r"; false; }
+        done
+        n=$((n + 1))
+    done
+    [ "$n" -ge 6 ] # dra-alloc, -claim, -evict, -prepare, -select, -slice
+    # their rows are what `dra-slice gates` prints: s34-rel27.bats
 }
