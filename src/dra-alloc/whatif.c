@@ -25,10 +25,30 @@ dra_err *dra_alloc_whatif_check(const opts *x)
     return NULL;
 }
 
+/* What the runs tell the tool: its arguments, the input as given. */
+typedef struct whatif_ctx {
+    const dra_args *a;
+    input *before;
+} whatif_ctx;
+
 /* -v: what each run's quota admission did. */
 static void ledger_done(void *ctx, dra_quota_ledger *l, bool changed)
 {
-    dra_alloc_quota_admission_done(ctx, l, changed ? "what-if (changed input): " : "what-if (input as given): ");
+    const whatif_ctx *w = ctx;
+    dra_alloc_quota_admission_done(w->a, l, changed ? "what-if (changed input): " : "what-if (input as given): ");
+}
+
+/* The changed input shares the objects of the input as given: an object
+ * about to change becomes a copy of its own in the input as given. */
+static void keep_before(void *ctx, json_t *obj)
+{
+    input *before = ((whatif_ctx *)ctx)->before;
+    const dra_obj *o = dra_cluster_source(&before->cluster, obj);
+    if (!o || o->json != obj) /* not the input's, or already kept */
+        return;
+    dra_obj *own = &before->set.v[o - before->set.v];
+    own->json = json_deep_copy(obj);
+    json_decref(obj);
 }
 
 dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
@@ -53,11 +73,12 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS, .other = dra_alloc_sched_other};
     if (!e)
         e = dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &all, &before);
-    /* the changed input: a copy of the input (loaded: converted and
-     * defaulted, which loading again keeps), the --taint rules, the --add files */
+    /* the changed input: the input's objects (loaded: converted and
+     * defaulted, which loading again keeps), shared until a change changes
+     * one (keep_before), the --taint rules, the --add files */
     for (size_t i = 0; !e && i < before.set.n; i++) {
         const dra_obj *o = &before.set.v[i];
-        dra_objset_add(&after.set, json_deep_copy(o->json), o->file, o->doc, o->line, o->item);
+        dra_objset_add(&after.set, json_incref(o->json), o->file, o->doc, o->line, o->item);
     }
     for (size_t i = 0; !e && i < x->taint.n; i++) {
         json_t *rule;
@@ -75,7 +96,8 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
         e = dra_alloc_index(&before);
     if (!e)
         e = dra_alloc_index(&after);
-    dra_whatif_opts wo = {.sched = so, .ledger_done = ledger_done, .ctx = (void *)a};
+    whatif_ctx wc = {a, &before};
+    dra_whatif_opts wo = {.sched = so, .ledger_done = ledger_done, .changing = keep_before, .ctx = &wc};
     dra_whatif_result wr = {0};
     if (!e)
         e = dra_whatif_run(&before.cluster, &after.cluster, &spec, &wo, &wr);

@@ -115,7 +115,22 @@ static char *result_lost(const json_t *res, const dra_whatif_spec *s, const pars
     return why;
 }
 
-static void remove_device(dra_model *m, const char *id, bool *found)
+/* Who is told before an object of the changed input changes (see
+ * dra_whatif_opts.changing); NULL: nobody. */
+typedef struct change_hook {
+    void (*fn)(void *ctx, json_t *obj);
+    void *ctx;
+} change_hook;
+
+static void changing(const change_hook *h, json_t *obj)
+{
+    if (h && h->fn && obj)
+        h->fn(h->ctx, obj);
+}
+
+/* Whether device id (DRIVER/POOL/DEVICE) is in a slice of m; with apply,
+ * it leaves every slice that has it. */
+static void remove_device(dra_model *m, const char *id, bool apply, const change_hook *h, bool *found)
 {
     const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
     for (size_t i = 0; i < l->n; i++) {
@@ -130,8 +145,11 @@ static void remove_device(dra_model *m, const char *id, bool *found)
         for (size_t k = 0; k < json_array_size(devs); k++) {
             const char *n = dra_jfield_str(json_array_get(devs, k), "name");
             if (n && strcmp(n, dev) == 0) {
-                json_array_remove(devs, k);
                 *found = true;
+                if (apply) {
+                    changing(h, l->v[i]->json);
+                    json_array_remove(devs, k);
+                }
                 break;
             }
         }
@@ -167,13 +185,15 @@ static const dra_obj *by_ref(const dra_model *m, dra_kind kind, const char *ref)
 
 /* The pod loses its node; its claims lose the reservation, and the allocation
  * when no other pod holds them. */
-static void release(dra_model *m, json_t *pod, const json_t *claims)
+static void release(dra_model *m, json_t *pod, const json_t *claims, const change_hook *h)
 {
     const char *uid = dra_jstr(pod, "metadata.uid"), *pname = dra_jstr(pod, "metadata.name");
     size_t i;
     const json_t *c;
     json_array_foreach(claims, i, c) {
         const dra_obj *o = by_ref(m, DRA_KIND_RESOURCE_CLAIM, json_string_value(c));
+        if (o)
+            changing(h, o->json);
         json_t *st = o ? json_object_get(o->json, "status") : NULL;
         json_t *rf = json_object_get(st, "reservedFor");
         for (size_t k = json_array_size(rf); k-- > 0;) {
@@ -188,6 +208,7 @@ static void release(dra_model *m, json_t *pod, const json_t *claims)
             json_object_del(st, "devices");
         }
     }
+    changing(h, pod);
     json_t *spec = json_object_get(pod, "spec");
     json_object_del(spec, "nodeName");
 }
@@ -203,9 +224,10 @@ static void taints_free(parsed_taint *pt, size_t n)
     free(pt);
 }
 
-dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
+/* The errors of s on m, as applying it would find them: drained nodes the
+ * input does not have, then the first removed device it does not have. */
+static dra_err *whatif_check(dra_model *m, const dra_whatif_spec *s)
 {
-    *lost = json_array();
     dra_err *e = NULL;
     for (size_t i = 0; i < s->ndrain; i++) {
         bool known = dra_model_node(m, s->drain[i]) != NULL;
@@ -221,6 +243,22 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
                                                             s->drain[i]),
                                                 "drain"));
     }
+    for (size_t i = 0; i < s->nremove && !e; i++) {
+        bool found = false;
+        remove_device(m, s->remove[i], false, NULL, &found);
+        if (!found)
+            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT,
+                                          "device %s is not in the input's ResourceSlices (want DRIVER/POOL/DEVICE)",
+                                          s->remove[i]),
+                              "remove-device");
+    }
+    return e;
+}
+
+static dra_err *whatif_apply(dra_model *m, const dra_whatif_spec *s, const change_hook *h, json_t **lost)
+{
+    *lost = json_array();
+    dra_err *e = whatif_check(m, s);
     parsed_taint *pt = dra_xcalloc(s->ntaint + 1, sizeof *pt);
     for (size_t i = 0; i < s->ntaint && !e; i++) {
         e = dra_whatif_taint_rule(s->taint[i], i, &pt[i].rule);
@@ -274,15 +312,10 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
     }
     for (size_t i = 0; i < s->nremove && !e; i++) {
         bool found = false;
-        remove_device(m, s->remove[i], &found);
-        if (!found)
-            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT,
-                                          "device %s is not in the input's ResourceSlices (want DRIVER/POOL/DEVICE)",
-                                          s->remove[i]),
-                              "remove-device");
+        remove_device(m, s->remove[i], true, h, &found);
     }
     for (size_t i = 0; i < json_array_size(losing) && !e; i++)
-        release(m, json_array_get(losing, i), json_object_get(json_array_get(*lost, i), "claims"));
+        release(m, json_array_get(losing, i), json_object_get(json_array_get(*lost, i), "claims"), h);
     json_decref(losing);
     taints_free(pt, s->ntaint);
     if (e) {
@@ -290,6 +323,11 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
         *lost = NULL;
     }
     return e;
+}
+
+dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
+{
+    return whatif_apply(m, s, NULL, lost);
 }
 
 /* ---- the report ------------------------------------------------------------------------- */
@@ -524,9 +562,14 @@ dra_err *dra_whatif_run(const dra_cluster *before, dra_cluster *after, const dra
 {
     memset(out, 0, sizeof *out);
     json_t *lost = NULL;
-    dra_err *e = dra_whatif_apply(&after->model, s, &lost);
+    /* the input as given is scheduled before the changes are made: the
+     * changed input may share its objects (o->changing) */
+    dra_err *e = whatif_check(&after->model, s);
     if (!e)
         e = whatif_schedule(before, NULL, o, &out->before);
+    change_hook h = {o->changing, o->ctx};
+    if (!e)
+        e = whatif_apply(&after->model, s, &h, &lost);
     if (!e)
         e = whatif_schedule(after, s, o, &out->after);
     if (!e)

@@ -72,6 +72,11 @@ typedef struct dra_whatif_opts {
      * changed one): its quota ledger, to read and free (dra_quota_ledger_free);
      * NULL when the input has no ResourceQuota.  NULL: freed here. */
     void (*ledger_done)(void *ctx, dra_quota_ledger *l, bool changed);
+    /* Told of each object of the changed input just before the changes
+     * change it (a claim, Pod or ResourceSlice), after the input as given
+     * was scheduled: a caller whose changed input shares its objects with
+     * the input as given keeps a copy of obj for the report.  NULL: nobody. */
+    void (*changing)(void *ctx, json_t *obj);
     void *ctx;
 } dra_whatif_opts;
 
@@ -80,9 +85,11 @@ typedef struct dra_whatif_result {
     json_t *report;                 /* dra_whatif_report's */
 } dra_whatif_result;
 
-/* `before` is the input; `after` the same input loaded again (a copy) with
- * the changes' objects (--taint rules, more files): s is applied to it
- * (dra_whatif_apply), then both are scheduled, each on its candidate nodes
+/* `before` is the input; `after` the same input loaded again (a copy, or
+ * the same objects shared: see dra_whatif_opts.changing) with the changes'
+ * objects (--taint rules, more files): s is checked against it, the input
+ * as given is scheduled, s is applied to `after` (dra_whatif_apply), which
+ * is then scheduled; each run on its candidate nodes
  * (the model's Nodes, or the slices' node names) less the drained ones,
  * with quota admission of its own (each run starts from the quotas as
  * given), and reported.  out is set either way and freed with
