@@ -71,8 +71,14 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     /* objects of other kinds are dropped as they are read; PriorityClasses
      * order the queue, ResourceQuotas admit the claims made from templates */
     dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS, .other = dra_alloc_sched_other};
-    if (!e)
+    /* the slices held as text, both runs' (as schedule holds them), unless
+     * a device leaves one or more files come in (slices as objects then) */
+    bool packed = !x->remove_device.n && !x->add.n;
+    if (!e && packed)
+        e = dra_alloc_read_packed(a, x, flags, DRA_TOOL_ALL_KINDS, &before);
+    else if (!e)
         e = dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &all, &before);
+    so.packs = packed ? &before.packs : NULL;
     /* the changed input: the input's objects (loaded: converted and
      * defaulted, which loading again keeps), shared until a change changes
      * one (keep_before), the --taint rules, the --add files */

@@ -224,9 +224,10 @@ static void taints_free(parsed_taint *pt, size_t n)
     free(pt);
 }
 
-/* The errors of s on m, as applying it would find them: drained nodes the
- * input does not have, then the first removed device it does not have. */
-static dra_err *whatif_check(dra_model *m, const dra_whatif_spec *s)
+/* The errors of s on m and the slices held as text (packs, or NULL), as
+ * applying it would find them: drained nodes the input does not have, then
+ * the first removed device it does not have (in m's slices alone). */
+static dra_err *whatif_check(dra_model *m, const dra_slice_packs *packs, const dra_whatif_spec *s)
 {
     dra_err *e = NULL;
     for (size_t i = 0; i < s->ndrain; i++) {
@@ -234,6 +235,10 @@ static dra_err *whatif_check(dra_model *m, const dra_whatif_spec *s)
         const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
         for (size_t k = 0; k < l->n && !known; k++) {
             const char *nn = dra_jstr(l->v[k]->json, "spec.nodeName");
+            known = nn && strcmp(nn, s->drain[i]) == 0;
+        }
+        for (size_t k = 0; packs && k < packs->n && !known; k++) {
+            const char *nn = packs->v[k]->node_name;
             known = nn && strcmp(nn, s->drain[i]) == 0;
         }
         if (!known)
@@ -255,10 +260,11 @@ static dra_err *whatif_check(dra_model *m, const dra_whatif_spec *s)
     return e;
 }
 
-static dra_err *whatif_apply(dra_model *m, const dra_whatif_spec *s, const change_hook *h, json_t **lost)
+static dra_err *whatif_apply(dra_model *m, const dra_slice_packs *packs, const dra_whatif_spec *s, const change_hook *h,
+                             json_t **lost)
 {
     *lost = json_array();
-    dra_err *e = whatif_check(m, s);
+    dra_err *e = whatif_check(m, packs, s);
     parsed_taint *pt = dra_xcalloc(s->ntaint + 1, sizeof *pt);
     for (size_t i = 0; i < s->ntaint && !e; i++) {
         e = dra_whatif_taint_rule(s->taint[i], i, &pt[i].rule);
@@ -327,7 +333,7 @@ static dra_err *whatif_apply(dra_model *m, const dra_whatif_spec *s, const chang
 
 dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
 {
-    return whatif_apply(m, s, NULL, lost);
+    return whatif_apply(m, NULL, s, NULL, lost);
 }
 
 /* ---- the report ------------------------------------------------------------------------- */
@@ -539,7 +545,7 @@ static dra_err *whatif_schedule(const dra_cluster *c, const dra_whatif_spec *s, 
     if (e)
         return e;
     dra_sched_nodes nodes = {0};
-    dra_sched_nodes_from_model(&c->model, NULL, &nodes);
+    dra_sched_nodes_from_model(&c->model, so.packs, &nodes);
     json_t **v = dra_xcalloc(nodes.n + 1, sizeof *v);
     size_t n = 0;
     for (size_t i = 0; i < nodes.n; i++) {
@@ -564,12 +570,12 @@ dra_err *dra_whatif_run(const dra_cluster *before, dra_cluster *after, const dra
     json_t *lost = NULL;
     /* the input as given is scheduled before the changes are made: the
      * changed input may share its objects (o->changing) */
-    dra_err *e = whatif_check(&after->model, s);
+    dra_err *e = whatif_check(&after->model, o->sched.packs, s);
     if (!e)
         e = whatif_schedule(before, NULL, o, &out->before);
     change_hook h = {o->changing, o->ctx};
     if (!e)
-        e = whatif_apply(&after->model, s, &h, &lost);
+        e = whatif_apply(&after->model, o->sched.packs, s, &h, &lost);
     if (!e)
         e = whatif_schedule(after, s, o, &out->after);
     if (!e)

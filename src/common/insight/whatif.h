@@ -67,7 +67,11 @@ json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, con
                           const dra_model *after, const dra_sched_result *ra, json_t *lost);
 /* A whole what-if: s applied to `after`, then both inputs scheduled. */
 typedef struct dra_whatif_opts {
-    dra_sched_opts sched; /* both runs' options (admit is set per run when the input has ResourceQuotas) */
+    /* both runs' options (admit is set per run when the input has
+     * ResourceQuotas); sched.packs, slices held as text, are both inputs'
+     * (with no --remove-device: a device is removed from the models' slices
+     * alone) */
+    dra_sched_opts sched;
     /* After each run (changed: false for the input as given, true for the
      * changed one): its quota ledger, to read and free (dra_quota_ledger_free);
      * NULL when the input has no ResourceQuota.  NULL: freed here. */
