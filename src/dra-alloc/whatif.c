@@ -44,7 +44,8 @@ static void keep_before(void *ctx, json_t *obj)
 {
     input *before = ((whatif_ctx *)ctx)->before;
     const dra_obj *o = dra_cluster_source(&before->cluster, obj);
-    if (!o || o->json != obj) /* not the input's, or already kept */
+    /* not the input's (an added file's), or already kept */
+    if (!o || o < before->set.v || o >= before->set.v + before->set.n || o->json != obj)
         return;
     dra_obj *own = &before->set.v[o - before->set.v];
     own->json = json_deep_copy(obj);
