@@ -309,6 +309,70 @@ UNIT_TEST(whatif_run_drain_moves_the_pod)
     unload(&b);
 }
 
+/* What the changing hook was told: the objects, and how many runs were
+ * done by then. */
+typedef struct told {
+    const json_t *objs[4];
+    size_t n;
+    int ledgers_then;
+} told;
+
+static void tell_changing(void *ctx, json_t *obj)
+{
+    told *t = ctx;
+    if (t->n < 4)
+        t->objs[t->n++] = obj;
+    t->ledgers_then = ledgers;
+}
+
+/* A caller sharing objects between the two inputs is told of each object
+ * of the changed input before a change changes it, once the input as given
+ * was scheduled: the released claim and Pod, the slice a device leaves. */
+UNIT_TEST(whatif_run_tells_what_changes)
+{
+    const char *yaml =
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s1}\nspec: {driver: d.example.com, "
+        "nodeName: n1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: [{name: x}, {name: "
+        "z}]}\n---\n" CLAIM("c1", "x",
+                            "n1") "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u-p}\n"
+                                  "spec: {nodeName: n1, containers: [{name: c, image: x}], resourceClaims: [{name: g, "
+                                  "resourceClaimName: c1}]}\n---\n";
+    side a, b;
+    load(&a, yaml);
+    load(&b, yaml);
+    dra_cluster before = DRA_CLUSTER_INIT, after = DRA_CLUSTER_INIT;
+    CHECK(dra_cluster_adopt(&before, &a.set, &a.m) == NULL);
+    CHECK(dra_cluster_adopt(&after, &b.set, &b.m) == NULL);
+    const char *rm[] = {"d.example.com/p/x"};
+    dra_whatif_spec sp = {.remove = rm, .nremove = 1};
+    told t = {.n = 0};
+    dra_whatif_opts o = {.sched = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE},
+                         .ledger_done = count_ledger,
+                         .changing = tell_changing,
+                         .ctx = &t};
+    dra_whatif_result r;
+    ledgers = 0;
+    dra_err *e = dra_whatif_run(&before, &after, &sp, &o, &r);
+    CHECK(!e);
+    dra_err_free(e);
+    CHECK_INT(t.ledgers_then, 1); /* after the input as given, before the changed input */
+    CHECK_INT(t.n, 3);
+    CHECK(t.objs[0] == dra_model_kind(&after.model, DRA_KIND_RESOURCE_SLICE)->v[0]->json);
+    CHECK(t.objs[1] == dra_model_claim(&after.model, "ns", "c1")->json);
+    CHECK(t.objs[2] == dra_model_pod(&after.model, "ns", "p")->json);
+    /* the input as given (a copy of its own here) is not changed */
+    CHECK(dra_jget(dra_model_claim(&before.model, "ns", "c1")->json, "status.allocation"));
+    CHECK_STR(dra_jstr(dra_model_pod(&before.model, "ns", "p")->json, "spec.nodeName"), "n1");
+    CHECK_INT(json_integer_value(dra_jget(r.report, "summary.lost")), 1);
+    dra_whatif_result_free(&r);
+    dra_cluster_free(&before);
+    dra_cluster_free(&after);
+    unload(&a);
+    unload(&b);
+}
+
 UNIT_MAIN()
 
 /* The scheduler's claim for a pod's extended resources is charged what its
