@@ -261,7 +261,6 @@ UNIT_TEST(quota_ledger_starts_from_status_used_or_the_claims)
 static int ledgers;
 static void count_ledger(void *ctx, dra_quota_ledger *l, bool changed)
 {
-    (void)ctx;
     ledgers += 1 + changed;
     dra_quota_ledger_free(l);
 }
