@@ -174,7 +174,13 @@ size_t dra_path_child(dra_buf *p, const char *name)
 size_t dra_path_index(dra_buf *p, size_t i)
 {
     size_t mark = p->len;
-    dra_buf_printf(p, "[%zu]", i);
+    char digits[24], *d = digits + sizeof digits;
+    *--d = ']';
+    do
+        *--d = (char)('0' + i % 10);
+    while ((i /= 10) != 0);
+    *--d = '[';
+    dra_buf_append(p, d, (size_t)(digits + sizeof digits - d));
     return mark;
 }
 

@@ -82,12 +82,15 @@ static void drop_slice(dropper *d, json_t *spec)
     dra_feature binding = on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) ? DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS
                                                                        : DRA_FEATURE_DEVICE_BINDING_CONDITIONS;
     bool binding_on = on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) && on(d, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
+    dra_buf path = DRA_BUF_INIT; /* spec.devices[i], no printf a device */
+    dra_buf_puts(&path, "spec.devices");
     EACH(devices, i, dev)
     {
         if (!json_is_object(dev))
             continue;
-        char at[48];
-        snprintf(at, sizeof at, "spec.devices[%zu]", i);
+        dra_path_pop(&path, strlen("spec.devices"));
+        dra_path_index(&path, i);
+        const char *at = path.data;
         if (!on(d, DRA_FEATURE_DEVICE_TAINTS))
             drop(d, dev, "taints", DRA_FEATURE_DEVICE_TAINTS, at);
         if (!partitionable) {
@@ -154,6 +157,7 @@ static void drop_slice(dropper *d, json_t *spec)
             }
         }
     }
+    dra_buf_free(&path);
 }
 
 static void drop_request_fields(dropper *d, json_t *r, const char *at)

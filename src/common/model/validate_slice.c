@@ -87,6 +87,13 @@ static void v_attr_version(vctx *v, const json_t *x)
         dra_ferr_too_long(&v->errs, VP(v), DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH);
 }
 
+/* Field i of an attribute counts as a value of the union: given, and not
+ * an empty list. */
+static bool attr_given(const json_t *const f[AF_COUNT], int i)
+{
+    return f[i] && !(i >= AF_INTS && json_is_array(f[i]) && json_array_size(f[i]) == 0);
+}
+
 /* Exactly one value: the declarative union of resource/v1 DeviceAttribute
  * (pkg/apis/resource/v1/zz_generated.validations.go, validate.Union), which
  * the API server enforces in place of validation.go's "exactly one value
@@ -114,13 +121,9 @@ static void attr_union(vctx *v, const json_t *a, const json_t *f[AF_COUNT])
         }
         return;
     }
-    dra_buf set = DRA_BUF_INIT;
     int n = 0;
-    for (int i = 0; i < AF_COUNT; i++) {
-        if (!f[i] || (i >= AF_INTS && json_is_array(f[i]) && json_array_size(f[i]) == 0))
-            continue;
-        dra_buf_printf(&set, "%s%s", n++ ? ", " : "{", attr_field_names[i]);
-    }
+    for (int i = 0; i < AF_COUNT; i++)
+        n += attr_given(f, i);
     if (n == 0) {
         dra_ferr_invalid_str(&v->errs, VP(v), "", 0, all);
     } else if (n == 1) {
@@ -137,12 +140,20 @@ static void attr_union(vctx *v, const json_t *a, const json_t *f[AF_COUNT])
             free(j);
         }
     } else {
+        /* the set is named only here: an attribute gives one field */
+        dra_buf set = DRA_BUF_INIT;
+        for (int i = 0, k = 0; i < AF_COUNT; i++) {
+            if (!attr_given(f, i))
+                continue;
+            dra_buf_puts(&set, k++ ? ", " : "{");
+            dra_buf_puts(&set, attr_field_names[i]);
+        }
         dra_buf_putc(&set, '}');
         dra_ferr_invalid_str(
             &v->errs, VP(v), set.data, set.len,
             "must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
+        dra_buf_free(&set);
     }
-    dra_buf_free(&set);
 }
 
 /* Validates one attribute; adds its number of values (a list counts its
