@@ -49,18 +49,55 @@ static void say(dropper *d, dra_feature gate, const char *what, const char *fmt,
     free(path);
 }
 
+/* This pass drops the fields of gate (when it is off): stored_gates
+ * passes leave those of most gates alone, and need not look for them. */
+static bool acts_on(const dropper *d, dra_feature gate)
+{
+    return !d->stored_gates || dropped_for_use(gate);
+}
+
+/* gate is off and this pass drops its fields. */
+static bool dropping(const dropper *d, dra_feature gate)
+{
+    return !on(d, gate) && acts_on(d, gate);
+}
+
 /* A member set to a value; null and absent are nil for upstream alike.
  * at is obj's path, for the warning. */
 static void drop(dropper *d, json_t *obj, const char *key, dra_feature gate, const char *at)
 {
+    if (!acts_on(d, gate))
+        return;
     json_t *v = json_object_get(obj, key);
-    if (!v || json_is_null(v) || (d->stored_gates && !dropped_for_use(gate)))
+    if (!v || json_is_null(v))
         return;
     d->found = true;
     if (d->apply) {
         say(d, gate, "field", "%s%s%s", at, *at ? "." : "", key);
         json_object_del(obj, key);
     }
+}
+
+/* An attribute holds a list value (bools, ints, strings or versions, not
+ * null): one pass over its members (a value, most often), not a lookup a
+ * list. */
+static bool has_list_value(json_t *a)
+{
+    static const struct {
+        const char *s;
+        size_t n;
+    } lists[] = {{"bools", 5}, {"ints", 4}, {"strings", 7}, {"versions", 8}};
+    const char *k;
+    size_t n;
+    json_t *v;
+    json_object_keylen_foreach(a, k, n, v) {
+        if (json_is_null(v))
+            continue;
+        for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+            if (n == lists[l].n && memcmp(k, lists[l].s, n) == 0)
+                return true;
+    }
+    return false;
 }
 
 #define EACH(arr, i, x) for (size_t i = 0; i < json_array_size(arr) && ((x) = json_array_get((arr), i)); i++)
@@ -74,9 +111,9 @@ static void drop_slice(dropper *d, json_t *spec)
         drop(d, spec, "sharedCounters", DRA_FEATURE_PARTITIONABLE_DEVICES, "spec");
         drop(d, spec, "perDeviceNodeSelection", DRA_FEATURE_PARTITIONABLE_DEVICES, "spec");
     }
-    if (!on(d, DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE))
+    if (dropping(d, DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE))
         drop(d, spec, "partitionTypeAttribute", DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE, "spec");
-    if (!on(d, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS))
+    if (dropping(d, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS))
         drop(d, spec, "skipNodeOperations", DRA_FEATURE_OPTIONAL_NODE_OPERATIONS, "spec");
     /* both gates must be on; the warning names the first that is off */
     dra_feature binding = on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) ? DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS
@@ -91,19 +128,19 @@ static void drop_slice(dropper *d, json_t *spec)
         dra_path_pop(&path, strlen("spec.devices"));
         dra_path_index(&path, i);
         const char *at = path.data;
-        if (!on(d, DRA_FEATURE_DEVICE_TAINTS))
+        if (dropping(d, DRA_FEATURE_DEVICE_TAINTS))
             drop(d, dev, "taints", DRA_FEATURE_DEVICE_TAINTS, at);
-        if (!partitionable) {
+        if (!partitionable && acts_on(d, DRA_FEATURE_PARTITIONABLE_DEVICES)) {
             static const char *const keys[] = {"consumesCounters", "nodeName", "nodeSelector", "allNodes"};
             for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
                 drop(d, dev, keys[k], DRA_FEATURE_PARTITIONABLE_DEVICES, at);
         }
-        if (!binding_on) {
+        if (!binding_on && acts_on(d, binding)) {
             drop(d, dev, "bindingConditions", binding, at);
             drop(d, dev, "bindingFailureConditions", binding, at);
             drop(d, dev, "bindsToNode", binding, at);
         }
-        if (!on(d, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
+        if (dropping(d, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
             drop(d, dev, "allowMultipleAllocations", DRA_FEATURE_CONSUMABLE_CAPACITY, at);
             const char *k;
             json_t *c;
@@ -115,7 +152,7 @@ static void drop_slice(dropper *d, json_t *spec)
                 free(cat);
             }
         }
-        if (!on(d, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS)) {
+        if (dropping(d, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS)) {
             json_t *cc;
             EACH(json_object_get(dev, "consumesCounters"), j, cc)
             {
@@ -126,9 +163,9 @@ static void drop_slice(dropper *d, json_t *spec)
                 drop(d, cc, "compatibilityGroups", DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS, cat);
             }
         }
-        if (!on(d, DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES))
+        if (dropping(d, DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES))
             drop(d, dev, "nodeAllocatableResources", DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES, at);
-        if (!on(d, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)) {
+        if (dropping(d, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)) {
             /* dropDisableDRAListTypeAttributesFields: each list value (an
              * empty list too: only nil is kept), whatever else the
              * attribute holds; one warning an attribute */
@@ -136,7 +173,7 @@ static void drop_slice(dropper *d, json_t *spec)
             const char *k;
             json_t *a;
             json_object_foreach(json_object_get(dev, "attributes"), k, a) {
-                if (!json_is_object(a))
+                if (!json_is_object(a) || !has_list_value(a))
                     continue;
                 char names[40] = "";
                 for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
