@@ -90,7 +90,8 @@ static bool has_list_value(json_t *a)
     const char *k;
     size_t n;
     json_t *v;
-    json_object_keylen_foreach(a, k, n, v) {
+    json_object_keylen_foreach(a, k, n, v)
+    {
         if (json_is_null(v))
             continue;
         for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
