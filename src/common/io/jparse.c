@@ -21,6 +21,7 @@ typedef struct jp {
     dra_json_interner *in; /* shared leaves, or NULL */
     bool hashing;          /* h: the content hash of the value just parsed */
     uint64_t h;
+    bool as_jansson; /* refuse what jansson refuses and Go reads (dra_json_loadb) */
 } jp;
 
 /* A leaf of a bounded interner, found by its text. */
@@ -240,6 +241,8 @@ static bool string(jp *s, const char **out, size_t *len)
             *len = (size_t)(q - s->p);
             s->p = q + 1;
             if (high && !dra_utf8_valid(*out, *len)) {
+                if (s->as_jansson)
+                    return false;
                 dra_buf_reset(&s->scratch);
                 append_valid(&s->scratch, *out, *len);
                 *out = dra_buf_str(&s->scratch);
@@ -270,6 +273,8 @@ static __attribute__((noinline)) bool string_escaped(jp *s, const char *q, bool 
         if (c == '"') {
             s->p = q + 1;
             if (high && !dra_utf8_valid(b->data, b->len)) {
+                if (s->as_jansson)
+                    return false;
                 char *raw = dra_xstrndup(b->data, b->len);
                 size_t n = b->len;
                 dra_buf_reset(b);
@@ -310,12 +315,16 @@ static __attribute__((noinline)) bool string_escaped(jp *s, const char *q, bool 
             q += 4;
             /* a surrogate not in a valid pair is U+FFFD, as Go reads it */
             if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                if (s->as_jansson)
+                    return false;
                 cp = DRA_RUNE_ERROR;
             } else if (cp >= 0xD800 && cp <= 0xDBFF) {
                 int lo = end - q >= 6 && q[0] == '\\' && q[1] == 'u' ? hex4(q + 2, end) : -1;
                 if (lo >= 0xDC00 && lo <= 0xDFFF) {
                     q += 6;
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                } else if (s->as_jansson) {
+                    return false;
                 } else {
                     cp = DRA_RUNE_ERROR;
                 }
@@ -391,13 +400,25 @@ int dra_json_scan_number(const char **p, const char *end, json_int_t *ival, doub
     return kind;
 }
 
+/* jansson reads the number text t[0..n), read as the real d, as d: it
+ * refuses an integer beyond int64 and a real beyond double (read as
+ * DBL_MAX; one that is DBL_MAX is left to jansson too). */
+static bool jansson_real(const char *t, size_t n, double d)
+{
+    return (memchr(t, '.', n) || memchr(t, 'e', n) || memchr(t, 'E', n)) && fabs(d) != DBL_MAX;
+}
+
 static json_t *number(jp *s)
 {
     json_int_t i;
     double d;
+    const char *start = s->p;
     switch (dra_json_scan_number(&s->p, s->end, &i, &d)) {
     case 1: return json_integer(i);
-    case 2: return json_real(d);
+    case 2:
+        if (s->as_jansson && !jansson_real(start, (size_t)(s->p - start), d))
+            return NULL;
+        return json_real(d);
     default: return NULL;
     }
 }
@@ -707,11 +728,12 @@ json_t *dra_json_read_compact(const char *p, size_t n)
     return v ? v : json_loadb(p, n, JSON_ALLOW_NUL, NULL);
 }
 
-static json_t *parse(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in, uint64_t *hash)
+static json_t *parse(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in, uint64_t *hash,
+                     bool as_jansson)
 {
     if (n == 0 || (p[0] != '{' && p[0] != '['))
         return NULL;
-    jp s = {p, p + n, max_depth, DRA_BUF_INIT, in, hash != NULL, 0};
+    jp s = {p, p + n, max_depth, DRA_BUF_INIT, in, hash != NULL, 0, as_jansson};
     json_t *v = value(&s, 1, AT_NONE);
     dra_buf_free(&s.scratch);
     if (v) {
@@ -724,13 +746,34 @@ static json_t *parse(const char *p, size_t n, int max_depth, size_t *used, dra_j
 
 json_t *dra_json_parse_shared(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in)
 {
-    return parse(p, n, max_depth, used, in, NULL);
+    return parse(p, n, max_depth, used, in, NULL, false);
 }
 
 json_t *dra_json_parse_hashed(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in,
                               uint64_t *hash)
 {
-    return parse(p, n, max_depth, used, in, hash);
+    return parse(p, n, max_depth, used, in, hash, false);
+}
+
+/* The depth past which dra_json_loadb leaves a document to jansson (whose
+ * own limit is 2048). */
+#define LOADB_DEPTH 512
+
+json_t *dra_json_loadb(const char *p, size_t n, size_t flags, json_error_t *err)
+{
+    DRA_ASSERT((flags & ~(size_t)JSON_REJECT_DUPLICATES) == 0);
+    size_t i = 0, used = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    json_t *v = parse(p + i, n - i, LOADB_DEPTH, &used, NULL, NULL, true);
+    if (v) {
+        for (i += used; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'); i++)
+            ;
+        if (i == n)
+            return v;
+        json_decref(v); /* more after the value: jansson's error */
+    }
+    return json_loadb(p, n, flags, err);
 }
 
 /* Past the array that starts at p (its brackets counted outside strings;

@@ -34,6 +34,13 @@
  * NULL: not taken (see above). */
 json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used);
 
+/* json_loadb(p, n, flags, err)'s answer, flags 0 or JSON_REJECT_DUPLICATES:
+ * the text read by this parser where it reads it as jansson does (none of
+ * the numbers or strings above that only Go reads, no duplicate key, not
+ * deeper than 512), else by json_loadb itself.  err (may be NULL) is
+ * filled only when NULL is returned.  The tree is the caller's. */
+json_t *dra_json_loadb(const char *p, size_t n, size_t flags, json_error_t *err);
+
 /* Text dra_json_write_compact() wrote (p[0..n), an object or an array),
  * read back: this parser, and jansson for what it does not take (\u0000,
  * deep nesting).  NULL only for text that is not JSON. */

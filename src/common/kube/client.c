@@ -3,6 +3,7 @@
  * stream, LOW_SPEED_* for dead connections). */
 #include "client.h"
 #include "../base/clock.h"
+#include "../io/jparse.h"
 #include "internal.h"
 #include "text.h"
 
@@ -472,7 +473,7 @@ static dra_err *answer(dra_kube_client *c, long http, const char *body, size_t l
 {
     resp->http = http;
     json_decref(resp->json);
-    resp->json = len ? json_loadb(body, len, 0, NULL) : NULL;
+    resp->json = len ? dra_json_loadb(body, len, 0, NULL) : NULL;
     resp->reason[0] = 0;
     if (http >= 200 && http < 300) {
         if (len && !resp->json)

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "../io/jparse.h"
+
 static const char *const names[] = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};
 
 const char *dra_kube_event_type_name(dra_kube_event_type t)
@@ -103,7 +105,7 @@ static dra_err *one_line(dra_kube_event_reader *r, const char *p, size_t n)
         return NULL;
     size_t no = r->nevents + 1;
     json_error_t jerr;
-    json_t *ev = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *ev = dra_json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr);
     if (!ev)
         return dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: invalid JSON at column %d", no, jerr.column);
     dra_kube_event_type t = KUBE_ERROR;

@@ -4,6 +4,7 @@
  * (reflector.go). */
 #include "api.h"
 #include "../base/clock.h"
+#include "../io/jparse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,7 @@ static json_t *entry_obj(const json_t *e)
 {
     size_t len;
     const char *t = entry_text(e, &len);
-    return json_loadb(t, len, 0, NULL);
+    return dra_json_loadb(t, len, 0, NULL);
 }
 
 /* An event for an object whose resourceVersion the store has already? */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "base/wfile.h"
+#include "io/jparse.h"
 #include "model/time.h"
 
 /* clang-format off */
@@ -183,7 +184,7 @@ dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud)
         if (len <= 1)
             continue;
         json_error_t jerr;
-        json_t *ev = json_loadb(line, (size_t)len, 0, &jerr);
+        json_t *ev = dra_json_loadb(line, (size_t)len, 0, &jerr);
         dra_kube_event_type t;
         const char *ts = json_string_value(json_object_get(ev, "time"));
         json_t *obj = json_object_get(ev, "object");
