@@ -358,9 +358,25 @@ typedef struct walk {
  * (internal/golang/encoding/json/kubernetes_patch.go, saveStrictError) */
 #define STRICT_MAX_ERRORS 100
 
+/* The latest release that added a field of newer_fields: a release at or
+ * past it has them all (found once; the table is constant). */
+static int newest_since(void)
+{
+    static int newest = -1;
+    if (newest < 0) {
+        newest = 0;
+        for (const newer *n = newer_fields; n->in; n++)
+            if (n->since > newest)
+                newest = n->since;
+    }
+    return newest;
+}
+
 /* Whether the field of t named key is one a release after `release` added. */
 static bool newer_field(const stype *t, const char *key, int release)
 {
+    if (release >= newest_since())
+        return false; /* a known field of every type: no table to look through */
     for (const newer *n = newer_fields; release && n->in; n++)
         if (n->in == t && release < n->since && strcmp(n->name, key) == 0)
             return true;
