@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # dra-watch against the test API server, beside kubectl on the same server in
-# the same run: listing 10,000 ResourceSlices (objects/s, peak memory) and a
+# the same run: listing 10,000 ResourceSlices (objects/s, client CPU, peak memory) and a
 # burst of 10,000 watch events (events/s after the burst starts, peak memory).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
@@ -18,6 +18,8 @@ apiserver_start "$work/api" --load "$work/slices.jsonl" >/dev/null || exit 1
 now() { date +%s.%N; }
 rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n / (b - a) }'; }
 peak() { awk '/Maximum resident/ { printf "%.1f", $NF / 1024 }' "$1"; }
+# the client's CPU (user + system seconds) from a time -v file
+cpu() { awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$1"; }
 
 # ---- list
 for who in dra-watch kubectl; do
@@ -25,7 +27,8 @@ for who in dra-watch kubectl; do
     t0=$(now)
     /usr/bin/time -v -o "$work/time.$who" "${cmd[@]}" >"$work/list.$who" || { echo "$who list failed"; exit 1; }
     t1=$(now)
-    printf 'list %d ResourceSlices  %-9s %8s objects/s  peak %6s MiB\n' "$N" "$who" "$(rate "$N" "$t0" "$t1")" "$(peak "$work/time.$who")"
+    printf 'list %d ResourceSlices  %-9s %8s objects/s  cpu %5s s  peak %6s MiB\n' "$N" "$who" "$(rate "$N" "$t0" "$t1")" \
+        "$(cpu "$work/time.$who")" "$(peak "$work/time.$who")"
 done
 [[ $(wc -l <"$work/list.dra-watch") == "$N" ]] || echo "dra-watch listed $(wc -l <"$work/list.dra-watch") objects, not $N"
 
