@@ -43,6 +43,19 @@ func gatesCopy(gates string) (featuregate.MutableFeatureGate, error) {
 
 // DecodeCreated is Decode of objects being created with these gates.
 func DecodeCreated(raws []Raw, gates string) (*Input, error) {
+	return decodeCreated(raws, gates, false)
+}
+
+// DecodeSchedule is DecodeCreated with the Pods, ResourceClaimTemplates
+// and PriorityClasses of the input too (stored: Decode's way, as given).
+func DecodeSchedule(raws []Raw, gates string, stored bool) (*Input, error) {
+	if stored {
+		return decode(raws, nil, true)
+	}
+	return decodeCreated(raws, gates, true)
+}
+
+func decodeCreated(raws []Raw, gates string, sched bool) (*Input, error) {
 	fg, err := gatesCopy(gates)
 	if err != nil {
 		return nil, err
@@ -67,5 +80,5 @@ func DecodeCreated(raws []Raw, gates string) (*Input, error) {
 				keepDerived(&o.Spec.Devices.Requests[i], &c.Spec.Devices.Requests[i])
 			}
 		}
-	})
+	}, sched)
 }

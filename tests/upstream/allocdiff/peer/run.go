@@ -114,17 +114,22 @@ type Input struct {
 	Slices []*resourceapi.ResourceSlice
 	Rules  []*taintRule
 	Claims []*resourceapi.ResourceClaim
+	// a schedule's (DecodeSchedule), else empty
+	Pods       []*corev1.Pod
+	Templates  map[string]*resourceapi.ResourceClaimTemplate // by "namespace/name"
+	Priorities []PriorityClass
 }
 
 // Decode decodes the objects of kinds the allocator uses; others are
 // skipped, as dra-alloc skips them.
 func Decode(raws []Raw) (*Input, error) {
-	return decode(raws, nil)
+	return decode(raws, nil, false)
 }
 
-// decode is Decode, with prepare (when set) run on each internal object.
-func decode(raws []Raw, prepare func(runtime.Object)) (*Input, error) {
-	in := &Input{Class: classes{}}
+// decode is Decode, with prepare (when set) run on each internal object,
+// and with sched the Pods, ResourceClaimTemplates and PriorityClasses too.
+func decode(raws []Raw, prepare func(runtime.Object), sched bool) (*Input, error) {
+	in := &Input{Class: classes{}, Templates: map[string]*resourceapi.ResourceClaimTemplate{}}
 	for _, r := range raws {
 		var head metav1.TypeMeta
 		if err := jsonUnmarshal(r.JSON, &head); err != nil {
@@ -134,6 +139,15 @@ func decode(raws []Raw, prepare func(runtime.Object)) (*Input, error) {
 		case head.Kind == "Node" && av == "v1":
 		case strings.HasPrefix(av, "resource.k8s.io/") &&
 			(head.Kind == "DeviceClass" || head.Kind == "ResourceSlice" || head.Kind == "ResourceClaim" || head.Kind == "DeviceTaintRule"):
+		case sched && head.Kind == "Pod" && av == "v1":
+		case sched && head.Kind == "ResourceClaimTemplate" && strings.HasPrefix(av, "resource.k8s.io/"):
+		case sched && head.Kind == "PriorityClass" && strings.HasPrefix(av, "scheduling.k8s.io/"):
+			var pc PriorityClass
+			if err := jsonUnmarshal(r.JSON, &pc); err != nil {
+				return nil, fmt.Errorf("%s: %v", r.Where, err)
+			}
+			in.Priorities = append(in.Priorities, pc)
+			continue
 		default:
 			continue
 		}
@@ -146,7 +160,7 @@ func decode(raws []Raw, prepare func(runtime.Object)) (*Input, error) {
 		}
 		gv := resourceapi.SchemeGroupVersion
 		switch head.Kind {
-		case "Node":
+		case "Node", "Pod":
 			gv = corev1.SchemeGroupVersion
 		case "DeviceTaintRule":
 			gv = taintRuleVersion
@@ -169,6 +183,16 @@ func decode(raws []Raw, prepare func(runtime.Object)) (*Input, error) {
 				o.Namespace = "default"
 			}
 			in.Claims = append(in.Claims, o)
+		case *corev1.Pod:
+			if o.Namespace == "" {
+				o.Namespace = "default"
+			}
+			in.Pods = append(in.Pods, o)
+		case *resourceapi.ResourceClaimTemplate:
+			if o.Namespace == "" {
+				o.Namespace = "default"
+			}
+			in.Templates[o.Namespace+"/"+o.Name] = o
 		default:
 			return nil, fmt.Errorf("%s: unexpected %T", r.Where, obj)
 		}
@@ -206,25 +230,31 @@ func patched(slice *resourceapi.ResourceSlice, rules []*taintRule, now metav1.Ti
 func State(claims []*resourceapi.ResourceClaim, consumable bool) structured.AllocatedState {
 	s := newState()
 	for _, c := range claims {
-		if c.Status.Allocation == nil {
-			continue
-		}
-		for _, r := range c.Status.Allocation.Devices.Results {
-			if r.AdminAccess != nil && *r.AdminAccess {
-				continue
-			}
-			id := structured.MakeDeviceID(r.Driver, r.Pool, r.Device)
-			if consumable && r.ShareID != nil {
-				addShared(&s, id, r.ShareID)
-				if r.ConsumedCapacity != nil {
-					s.AggregatedCapacity.Insert(structured.NewDeviceConsumedCapacity(id, r.ConsumedCapacity))
-				}
-				continue
-			}
-			s.AllocatedDevices.Insert(id)
-		}
+		addAllocated(&s, c, consumable)
 	}
 	return s
+}
+
+// addAllocated adds the devices of one claim's allocation (if any) to s, as
+// the scheduler's foreachAllocatedDevice does.
+func addAllocated(s *structured.AllocatedState, c *resourceapi.ResourceClaim, consumable bool) {
+	if c.Status.Allocation == nil {
+		return
+	}
+	for _, r := range c.Status.Allocation.Devices.Results {
+		if r.AdminAccess != nil && *r.AdminAccess {
+			continue
+		}
+		id := structured.MakeDeviceID(r.Driver, r.Pool, r.Device)
+		if consumable && r.ShareID != nil {
+			addShared(s, id, r.ShareID)
+			if r.ConsumedCapacity != nil {
+				s.AggregatedCapacity.Insert(structured.NewDeviceConsumedCapacity(id, r.ConsumedCapacity))
+			}
+			continue
+		}
+		s.AllocatedDevices.Insert(id)
+	}
 }
 
 // ExitPanic is upstream's allocator panicking (upstream-alloc exits 3).

@@ -4,6 +4,8 @@
 // input formats, the pending claims printed with status.allocation in
 // dra-alloc's shape, or upstream's error on standard error.
 //
+// `upstream-alloc schedule` is the peer of `dra-alloc schedule` (schedule.go).
+//
 // Exit status: 0 allocated, 1 cannot allocate on this node, 2 bad input or
 // the allocator's error, 3 timed out.
 package main
@@ -23,7 +25,8 @@ import (
 const prog = "upstream-alloc"
 
 func usage(w io.Writer) {
-	fmt.Fprintf(w, `usage: %s [allocate] --node NAME [--feature-gates GATE=BOOL,...] [-o yaml|json|jsonl]
+	fmt.Fprintf(w, `usage: %s schedule [OPTIONS] [FILE...]   (see %[1]s schedule --help)
+       %[1]s [allocate] --node NAME [--feature-gates GATE=BOOL,...] [-o yaml|json|jsonl]
        [--timeout SECONDS] [--now RFC3339] [--no-validate] [--no-prune] [FILE...]
 Allocates the pending ResourceClaims of the input on node NAME with the
 Kubernetes 1.37.2 scheduler's structured allocator.  --node '*' tries
@@ -42,6 +45,10 @@ func main() {
 	stored := false
 	var paths []string
 	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "schedule" {
+		schedule(args[1:])
+		return
+	}
 	if len(args) > 0 && args[0] == "allocate" {
 		args = args[1:]
 	}
