@@ -10,15 +10,19 @@
 #   make fuzz-upstream-alloc       generated cases until stopped (or SEEDS=N)
 #   make bench-upstream-alloc      dra-alloc vs upstream-alloc, wall time and
 #                                  max RSS, 10 / 1,000 / 10,000 devices
+#   make upstream-check-schedule-peer  `dra-alloc schedule` and
+#                                  `upstream-alloc schedule`: each pod's node
+#                                  and devices on inputs of tests/data and
+#                                  generated 50-node fleets
 #
 # Without Go each says in one line that it was skipped.
 # Go, the bin directory and the build recipe are upstream.mk's.
 SEEDS ?= 2000
 SEED0 ?= 1
 
-.PHONY: upstream-alloc upstream-check-alloc fuzz-upstream-alloc bench-upstream-alloc
+.PHONY: upstream-alloc upstream-check-alloc fuzz-upstream-alloc bench-upstream-alloc upstream-check-schedule-peer
 UPSTREAM_PEERS += upstream-alloc
-UPSTREAM_CHECKS += upstream-check-alloc
+UPSTREAM_CHECKS += upstream-check-alloc upstream-check-schedule-peer
 
 # $(call alloc_with_go,TARGET,COMMAND): COMMAND, or one line saying TARGET
 # was skipped when there is no Go.
@@ -42,3 +46,6 @@ fuzz-upstream-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
 
 bench-upstream-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
 	$(call alloc_with_go,$@,@bench/upstream-alloc.sh $(BUILD)/bin/dra-alloc $(UPSTREAM_BIN)/upstream-alloc build/upstream/bench)
+
+upstream-check-schedule-peer: $(BUILD)/bin/dra-alloc $(BUILD)/bin/dra-slice upstream-alloc
+	$(call alloc_with_go,$@,@tests/upstream/cmd/upstream-alloc/check-schedule.sh $(BUILD)/bin $(UPSTREAM_BIN)/upstream-alloc build/upstream/schedule-peer)
