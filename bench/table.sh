@@ -20,9 +20,80 @@ bench_header() {
     printf '%-46s | %-36s | %-60s | %s\n' case now peer target
 }
 
-# bench_row CASE NOW PEER TARGET: one row (cells as text).
+# bench_row CASE NOW PEER TARGET [ROW]: one row (cells as text).  ROW names
+# the issue's case the row measures (a key of bench_issue_rows below); rows
+# printed with none are placed by bench_summary's fallback, else after the
+# issue's rows.  With DRA_BENCH_TABLE set (bench/run.sh sets it) the row is
+# also appended to that file, tab-separated: ROW, script, the four cells.
 bench_row() {
     printf '%-46s | %-36s | %-60s | %s\n' "$1" "$2" "$3" "$4"
+    if [[ -n ${DRA_BENCH_TABLE:-} ]]; then
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${5:-}" "$(basename "$0")" "$1" "$2" "$3" "$4" |
+            tr -d '\r' >>"$DRA_BENCH_TABLE"
+    fi
+}
+
+# The issue's cases, in its order: "KEY<TAB>what it measures".
+bench_issue_rows() {
+    printf '%s\t%s\n' \
+        claim-status "dra-claim status, 100k devices half allocated" \
+        pool-status-1m "pool-status / capacity, 1M devices (DRA_BENCH_MILLION=1)" \
+        capacity-10k "dra-alloc capacity, 10k nodes" \
+        schedule-1m "schedule, 1M devices (DRA_BENCH_MILLION=1)" \
+        schedule-5k "schedule, 500 nodes x 10 GPUs, 5k pods from templates, pods/s" \
+        jsonl-validate "JSON Lines validate, CPU against Python" \
+        list-vs-jsonl "kubectl List against JSON Lines" \
+        cel-device "CEL per device, conversion included (ns)" \
+        watch-get "dra-watch get, 10k slices, client CPU"
+}
+
+# bench_summary FILE: the rows FILE gathered (bench_row) as one table: each
+# of the issue's cases in its order with the rows that measure it (or "not
+# measured in this run"), then every other row in the order printed.  A
+# row without ROW is placed by what its script prints today (script, case
+# and target; the last of several matches for claim-status, the half
+# allocated fleet that bench-resident.sh measures after the others).
+bench_summary() {
+    local f=$1
+    bench_issue_rows >"$f.issue"
+    awk -F '\t' -v OFS='\t' '
+        function key(s, c, t) {
+            if (s == "bench-resident.sh" && c == "dra-claim status" && t ~ /128 MiB/) return "claim-status?"
+            if (s == "bench-resident.sh" && c ~ /pool-status|^dra-alloc capacity/ && t ~ /1024 MiB/) return "pool-status-1m"
+            if (s == "bench-resident.sh" && c ~ /^dra-alloc capacity/ && t ~ /128 MiB/) return "capacity-10k"
+            if (s == "bench-resident.sh" && c ~ /^dra-alloc schedule, 10,000 pods/) return "schedule-1m"
+            if (s == "bench-stream.sh" && c ~ /^validate [0-9]+k devices \(/) return "jsonl-validate"
+            if (s == "bench-stream.sh" && c ~ /as one List/) return "list-vs-jsonl"
+            if (c ~ /dra-watch get/) return "watch-get"
+            return ""
+        }
+        FNR == NR { order[++n] = $1; title[$1] = $2; next }
+        {
+            k = $1 == "" ? key($2, $3, $6) : $1
+            if (k == "claim-status?") { last_claim = FNR; k = "" }
+            row[FNR] = $3 "\t" $4 "\t" $5 "\t" $6 "\t" $2; rk[FNR] = k; rows = FNR
+        }
+        END {
+            if (last_claim) rk[last_claim] = "claim-status"
+            fmt = "%-52s | %-40s | %-60s | %s\n"
+            printf fmt, "case", "now", "peer", "target"
+            for (i = 1; i <= n; i++) {
+                found = 0
+                print title[order[i]] ":"
+                for (r = 1; r <= rows; r++) if (rk[r] == order[i]) {
+                    split(row[r], c, "\t")
+                    printf fmt, "  " c[1], c[2], c[3], c[4]
+                    found = 1
+                }
+                if (!found) printf fmt, "  -", "not measured in this run", "-", "-"
+            }
+            for (r = 1; r <= rows; r++) if (rk[r] == "") {
+                if (!other++) print "other rows:"
+                split(row[r], c, "\t")
+                printf fmt, "  " c[1] " (" c[5] ")", c[2], c[3], c[4]
+            }
+        }' "$f.issue" "$f"
+    rm -f "$f.issue"
 }
 
 # bench_cell "e cpu kib [exit]": "E s, cpu C s, M MiB", and "exit N" when
