@@ -24,6 +24,7 @@ require (
 	k8s.io/apiserver v0.38.0-beta.0
 	k8s.io/client-go v0.38.0-beta.0
 	k8s.io/component-base v0.38.0-beta.0
+	k8s.io/component-helpers v0.38.0-beta.0
 	k8s.io/dynamic-resource-allocation v0.38.0-beta.0
 	k8s.io/klog/v2 v2.140.0
 	k8s.io/kubectl v0.38.0-beta.0
@@ -165,7 +166,6 @@ require (
 	k8s.io/cli-runtime v0.38.0-beta.0 // indirect
 	k8s.io/cloud-provider v0.38.0-beta.0 // indirect
 	k8s.io/cluster-bootstrap v0.0.0 // indirect
-	k8s.io/component-helpers v0.38.0-beta.0 // indirect
 	k8s.io/controller-manager v0.38.0-beta.0 // indirect
 	k8s.io/cri-api v0.38.0-beta.0 // indirect
 	k8s.io/cri-client v0.0.0 // indirect
