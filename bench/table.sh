@@ -62,7 +62,7 @@ bench_summary() {
             if (s == "bench-resident.sh" && c ~ /pool-status|^dra-alloc capacity/ && t ~ /1024 MiB/) return "pool-status-1m"
             if (s == "bench-resident.sh" && c ~ /^dra-alloc capacity/ && t ~ /128 MiB/) return "capacity-10k"
             if (s == "bench-resident.sh" && c ~ /^dra-alloc schedule, 10,000 pods/) return "schedule-1m"
-            if (s == "bench-stream.sh" && c ~ /^validate [0-9]+k devices \(/) return "jsonl-validate"
+            if (s == "bench-stream.sh" && t == "cpu ratio <= 1") return "jsonl-validate"
             if (s == "bench-stream.sh" && c ~ /as one List/) return "list-vs-jsonl"
             if (c ~ /dra-watch get/) return "watch-get"
             return ""
