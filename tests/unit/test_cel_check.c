@@ -115,6 +115,10 @@ UNIT_TEST(variables_and_select)
     T("nope", "1:1: undeclared reference to 'nope' (in container '')");
     T("device.nope", "1:7: undefined field 'nope'");
     T("i.f", "1:2: type 'int' does not support field selection");
+    /* the operand's free type variables stay as they are (cel-go v0.29.2
+     * and v0.33.2 checker/checker.go checkSelectField, checker_test.go) */
+    T("[].a", "1:3: type 'list(_var0)' does not support field selection");
+    T("[[]][0].a", "1:8: type 'list(_var0)' does not support field selection");
     T(".i", "int");
 }
 

@@ -569,8 +569,10 @@ static const cel_type *check_select_field(checker *c, cel_node *e, cel_node *ope
         }
         /* fall through */
     default:
+        /* the operand's type as substituted above, free type variables
+         * kept (checker.go checkSelectField: "list(_var0)" for [].a) */
         if (!is_dyn_or_error(t))
-            report(c, e, "type '%s' does not support field selection", fmt_type(c, t));
+            report(c, e, "type '%s' does not support field selection", cel_type_str_checked(t, c->arena));
         result = &cel_t_dyn;
         break;
     }
