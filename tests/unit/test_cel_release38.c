@@ -100,4 +100,40 @@ UNIT_TEST(undeclared_suggestions)
         }
 }
 
+UNIT_TEST(quantity_19_digits)
+{
+    /* apimachinery v0.38.0-beta.0 resource/quantity.go ParseQuantity:
+     * maxInt64Factors 19 (v0.37.2: 18) puts a 19-digit decimal that fits
+     * int64 on the int64Amount fast path, printed canonically; through
+     * 1.37 it is an inf.Dec at nano scale, which AsInt64 refuses and
+     * AsApproximateFloat64 rounds from 10^9 times the value. */
+    static const struct {
+        const char *expr, *before, *v38;
+    } cases[] = {
+        {"quantity('9223372036854775807').isInteger()", "false", "true"},
+        {"quantity('9223372036854775807').asInteger() == 9223372036854775807", "cannot convert value to integer",
+         "true"},
+        {"quantity('-9223372036854775808').asInteger() == -9223372036854775807 - 1",
+         "cannot convert value to integer", "true"},
+        {"quantity('1234567890123456.789k').asInteger() == 1234567890123456789", "cannot convert value to integer",
+         "true"},
+        {"quantity('1234567890123456789e-9').isInteger()", "false", "false"}, /* scale -9: int64, not an integer */
+        {"quantity('1234567890123456789e-10').isInteger()", "false", "false"}, /* past nano: inf.Dec */
+        {"quantity('9999999999999999999').isInteger()", "false", "false"},     /* past int64: inf.Dec */
+        {"quantity('123456789012345678').isInteger()", "true", "true"},        /* 18 digits: both */
+        {"quantity('1234567890123456789').compareTo(quantity('1234567890123456789')) == 0", "true", "true"},
+        {"quantity('9223372036854775807').add(quantity('1e3')).asApproximateFloat() == 9.223372036854775808e18",
+         "false", "true"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int rel = 36; rel <= 38; rel++) {
+            const char *got = match(rel, cases[i].expr);
+            const char *want = rel == 38 ? cases[i].v38 : cases[i].before;
+            if (!strstr(got, want)) {
+                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
+                *unit_failed = 1;
+            }
+        }
+}
+
 UNIT_MAIN()

@@ -29,12 +29,74 @@ static cel_value err_from(cel_call_ctx *cx, dra_err *e, const char *prefix)
 }
 
 /* ---- Quantity ---- */
+
+/* The base-10 exponent of a decimal suffix ("", n u m k M G T P E, or an
+ * e/E exponent the parser took already); false for any other. */
+static bool q_decimal_exponent(const char *s, size_t len, int64_t *exp)
+{
+    static const char si[] = "num kMGTPE";
+    if (len == 0) {
+        *exp = 0;
+        return true;
+    }
+    if (len == 1 && s[0] != ' ' && memchr(si, s[0], sizeof si - 1)) {
+        *exp = 3 * ((const char *)memchr(si, s[0], sizeof si - 1) - si) - 9;
+        return true;
+    }
+    if (s[0] != 'e' && s[0] != 'E')
+        return false;
+    size_t i = 1;
+    bool neg = i < len && s[i] == '-';
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        i++;
+    int64_t v = 0;
+    for (; i < len && v <= INT32_MAX; i++)
+        v = v * 10 + (s[i] - '0');
+    *exp = neg ? -v : v;
+    return true;
+}
+
+/* apimachinery v0.38.0-beta.0 resource/quantity.go ParseQuantity keeps a
+ * decimal number of 19 digits (maxInt64Factors 19, was 18) on its int64
+ * fast path when it fits int64 (ParseUint, and 2^63 when negative), as
+ * an int64Amount printed canonically (forceRecanonicalize); through 1.37
+ * it was an inf.Dec.  The value is the same: only the representation,
+ * which isInteger, asInteger and asApproximateFloat see, changes. */
+static void q_fast_path_138(const char *s, size_t len, dra_quantity *q)
+{
+    if (q->format == DRA_QFMT_BINARY_SI || !q->dec_backed || q->sign == 0)
+        return;
+    size_t i = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        i++;
+    while (i < len && s[i] == '0')
+        i++;
+    size_t num = 0, denom = 0;
+    uint64_t v = 0;
+    for (; i < len && s[i] >= '0' && s[i] <= '9' && num + denom < 20; i++, num++)
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    bool zero_num = num == 0;
+    if (i < len && s[i] == '.')
+        for (i++; i < len && s[i] >= '0' && s[i] <= '9' && num + denom < 20; i++, denom++)
+            v = v * 10 + (uint64_t)(s[i] - '0');
+    int64_t exp;
+    if ((zero_num ? 1 : num) + denom != 19 || !q_decimal_exponent(s + i, len - i, &exp) || exp - (int64_t)denom < -9)
+        return;
+    if (v > (uint64_t)INT64_MAX && !(q->sign < 0 && v == (uint64_t)INT64_MAX + 1))
+        return;
+    q->dec_backed = false;
+    q->rep_scale = (int32_t)(exp - (int64_t)denom);
+    q->text[0] = '\0';
+}
+
 F(q_parse)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_QUANTITY);
     dra_err *e = dra_quantity_parsen(a[0].v.s.ptr, a[0].v.s.len, &o->u.quantity);
     if (e)
         return err_from(cx, e, "");
+    if (cx->flags & CEL_EVAL_QUANTITY_138)
+        q_fast_path_138(a[0].v.s.ptr, a[0].v.s.len, &o->u.quantity);
     return cel_objval(o);
 }
 F(q_is)
