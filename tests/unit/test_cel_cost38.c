@@ -54,6 +54,14 @@ UNIT_TEST(estimates_38)
         {"isIP(['a'].slice(0, 1)[0])", 24, 24, 23, 1844674407370955287u},
         /* estimator.go pushIterKey: a dyn range states no index size */
         {"[dyn(1)].sort().transformMap(k1, k2v, string(k1)).size() == 1", 61, UINT64_MAX, 61, 1844674407370955326u},
+        /* estimator.go costSelect: every selection costs 1, a dyn
+         * operand's too; a presence test keeps its path, so has() is
+         * sized as the attribute it tests (== by the smaller size) */
+        {"dyn({'a': 1}).a == 1", 33, 33, 32, 32},
+        {"device.attributes['a.com'].x.y == 1", 6, 6, 5, 5},
+        {"has(device.attributes['a.com'].x) == has(device.attributes['b.com'].y)", 7, 13, 7, 7},
+        {"has(device.attributes['a.com'].x) == device.attributes['b.com'].y", 8, 14, 8, 8},
+        {"cel.bind(v, device.attributes['a.com'], has(v.x) == has(v.y))", 16, 22, 16, 16},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint64_t mn = 0, mx = 0;

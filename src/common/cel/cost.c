@@ -377,13 +377,21 @@ static est cost_ident(coster *c, const cel_node *n)
 static est cost_select(coster *c, const cel_node *n)
 {
     const cel_node *op = n->u.select.operand;
+    bool v033 = c->opts && c->opts->cel_go_033;
     if (n->u.select.test_only) {
         est sum = c->opts && c->opts->presence_test_has_cost ? (est){1, 1} : (est){0, 0};
-        return add(sum, cost(c, op));
+        sum = add(sum, cost(c, op));
+        /* v0.33 tracks a presence test's path too, so has(a.b) is sized
+         * as a.b (== charges it by that size); v0.29 tracks none */
+        if (v033 && get_path(c, op).n)
+            set_path(c, n, extend(c, get_path(c, op), n->u.select.field));
+        return sum;
     }
     est sum = cost(c, op);
     const cel_type *t = op->type;
-    if (!t || t->kind == CEL_T_MAP || t->kind == CEL_T_STRUCT || t->kind == CEL_T_PARAM)
+    /* v0.33 charges every selection, a dyn operand's too (v0.29: maps,
+     * structs and type parameters only) */
+    if (v033 || !t || t->kind == CEL_T_MAP || t->kind == CEL_T_STRUCT || t->kind == CEL_T_PARAM)
         sum = add(sum, (est){1, 1});
     set_path(c, n, extend(c, get_path(c, op), n->u.select.field));
     return sum;
