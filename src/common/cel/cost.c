@@ -948,6 +948,16 @@ static est cost_comprehension(coster *c, const cel_node *n)
     push_value(c, n->u.comp.accu_var, n->u.comp.accu_init);
     if (is_bind(n)) { /* coster.costBind: lazily bound, sized by the result */
         sum = add(sum, cost(c, n->u.comp.result));
+        if (c->opts && c->opts->cel_go_033) {
+            /* v0.33 gives the bind its result's path and sizes while the
+             * variable is still bound (a result naming it is sized by
+             * it); v0.29 copies them after popping the variable */
+            if (get_path(c, n->u.comp.result).n)
+                set_path(c, n, get_path(c, n->u.comp.result));
+            copy_sizes(c, n, n->u.comp.result);
+            c->nlocals--;
+            return sum;
+        }
         c->nlocals--;
         copy_sizes(c, n, n->u.comp.result);
         return sum;
