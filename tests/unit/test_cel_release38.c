@@ -100,7 +100,7 @@ UNIT_TEST(undeclared_suggestions)
         }
 }
 
-UNIT_TEST(quantity_19_digits)
+UNIT_TEST(quantity_parse_138)
 {
     /* apimachinery v0.38.0-beta.0 resource/quantity.go ParseQuantity:
      * maxInt64Factors 19 (v0.37.2: 18) puts a 19-digit decimal that fits
@@ -124,6 +124,12 @@ UNIT_TEST(quantity_19_digits)
         {"quantity('1234567890123456789').compareTo(quantity('1234567890123456789')) == 0", "true", "true"},
         {"quantity('9223372036854775807').add(quantity('1e3')).asApproximateFloat() == 9.223372036854775808e18",
          "false", "true"},
+        /* an exponent of -2^31 off the fast path: ErrSuffix (canInfScale)
+         * from 1.38; 1.37's apimachinery wraps the scale and spins, the
+         * project rounds the value to 1n */
+        {"isQuantity('1e-2147483648')", "true", "false"},
+        {"quantity('1E-2147483648') == quantity('1n')", "true", "unable to parse quantity's suffix"},
+        {"isQuantity('0e-2147483648')", "true", "false"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         for (int rel = 36; rel <= 38; rel++) {

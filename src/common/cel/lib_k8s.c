@@ -56,16 +56,19 @@ static bool q_decimal_exponent(const char *s, size_t len, int64_t *exp)
     return true;
 }
 
-/* apimachinery v0.38.0-beta.0 resource/quantity.go ParseQuantity keeps a
- * decimal number of 19 digits (maxInt64Factors 19, was 18) on its int64
- * fast path when it fits int64 (ParseUint, and 2^63 when negative), as
- * an int64Amount printed canonically (forceRecanonicalize); through 1.37
- * it was an inf.Dec.  The value is the same: only the representation,
- * which isInteger, asInteger and asApproximateFloat see, changes. */
-static void q_fast_path_138(const char *s, size_t len, dra_quantity *q)
+/* apimachinery v0.38.0-beta.0 resource/quantity.go ParseQuantity where it
+ * differs from v0.37.2's, after the 1.37 parse of s into *q:
+ *  - a decimal number of 19 digits (maxInt64Factors 19, was 18) that
+ *    fits int64 (ParseUint, and 2^63 when negative) stays on the int64
+ *    fast path, an int64Amount printed canonically (forceRecanonicalize)
+ *    where 1.37 made an inf.Dec at nano scale: the value is the same,
+ *    isInteger, asInteger and asApproximateFloat see the representation;
+ *  - an exponent of -2^31 is refused (ErrSuffix, !canInfScale), where
+ *    1.37 wrapped it (and spun scaling by 10^2^31). */
+static dra_err *q_parse_138(const char *s, size_t len, dra_quantity *q)
 {
-    if (q->format == DRA_QFMT_BINARY_SI || !q->dec_backed || q->sign == 0)
-        return;
+    if (q->format == DRA_QFMT_BINARY_SI)
+        return NULL;
     size_t i = 0;
     if (i < len && (s[i] == '-' || s[i] == '+'))
         i++;
@@ -73,36 +76,52 @@ static void q_fast_path_138(const char *s, size_t len, dra_quantity *q)
         i++;
     size_t num = 0, denom = 0;
     uint64_t v = 0;
-    for (; i < len && s[i] >= '0' && s[i] <= '9' && num + denom < 20; i++, num++)
-        v = v * 10 + (uint64_t)(s[i] - '0');
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, num++)
+        if (num < 20)
+            v = v * 10 + (uint64_t)(s[i] - '0');
     bool zero_num = num == 0;
     if (i < len && s[i] == '.')
-        for (i++; i < len && s[i] >= '0' && s[i] <= '9' && num + denom < 20; i++, denom++)
-            v = v * 10 + (uint64_t)(s[i] - '0');
+        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, denom++)
+            if (num + denom < 20)
+                v = v * 10 + (uint64_t)(s[i] - '0');
     int64_t exp;
-    if ((zero_num ? 1 : num) + denom != 19 || !q_decimal_exponent(s + i, len - i, &exp) || exp - (int64_t)denom < -9)
-        return;
-    if (v > (uint64_t)INT64_MAX && !(q->sign < 0 && v == (uint64_t)INT64_MAX + 1))
-        return;
+    if (!q_decimal_exponent(s + i, len - i, &exp))
+        return NULL;
+    size_t digits = (zero_num ? 1 : num) + denom;
+    bool fits = digits <= 19 && (v <= (uint64_t)INT64_MAX || (q->sign < 0 && v == (uint64_t)INT64_MAX + 1));
+    /* the fast path's scale is an int32: exponent - len(denom) wraps */
+    int32_t scale = (int32_t)(uint32_t)((uint64_t)exp - denom);
+    if (exp == INT32_MIN && !(fits && scale >= -9))
+        return dra_err_new(DRA_EXIT_INPUT, "unable to parse quantity's suffix");
+    if (!q->dec_backed || digits != 19 || !fits || exp - (int64_t)denom < -9)
+        return NULL;
     q->dec_backed = false;
     q->rep_scale = (int32_t)(exp - (int64_t)denom);
     q->text[0] = '\0';
+    return NULL;
+}
+
+/* resource.ParseQuantity of the evaluation's release. */
+static dra_err *q_parse_rel(const cel_call_ctx *cx, const cel_value *str, dra_quantity *q)
+{
+    dra_err *e = dra_quantity_parsen(str->v.s.ptr, str->v.s.len, q);
+    if (!e && (cx->flags & CEL_EVAL_QUANTITY_138))
+        e = q_parse_138(str->v.s.ptr, str->v.s.len, q);
+    return e;
 }
 
 F(q_parse)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_QUANTITY);
-    dra_err *e = dra_quantity_parsen(a[0].v.s.ptr, a[0].v.s.len, &o->u.quantity);
+    dra_err *e = q_parse_rel(cx, &a[0], &o->u.quantity);
     if (e)
         return err_from(cx, e, "");
-    if (cx->flags & CEL_EVAL_QUANTITY_138)
-        q_fast_path_138(a[0].v.s.ptr, a[0].v.s.len, &o->u.quantity);
     return cel_objval(o);
 }
 F(q_is)
 {
     dra_quantity q;
-    dra_err *e = dra_quantity_parsen(a[0].v.s.ptr, a[0].v.s.len, &q);
+    dra_err *e = q_parse_rel(cx, &a[0], &q);
     if (e) {
         dra_err_free(e);
         return cel_bool(false);
