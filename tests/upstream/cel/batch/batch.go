@@ -64,6 +64,9 @@ type Response struct {
 	Unstable string    `json:"unstable,omitempty"`
 	Self     string    `json:"self,omitempty"`
 	Panic    string    `json:"panic,omitempty"`
+	// Timeout is set by cel-diff alone, for a side that gave no answer
+	// in time (nothing else is set).
+	Timeout string `json:"timeout,omitempty"`
 }
 
 // Num is n as a protocol number.

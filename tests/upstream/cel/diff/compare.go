@@ -35,8 +35,11 @@ func compareCompiled(prefix string, c, u compiled, out *[]diff) {
 // compare lists where the C answer (c) differs from upstream's (u).
 func compare(c, u response) []diff {
 	var out []diff
-	if u.Panic != "" { // nothing to compare with
+	if u.Panic != "" || u.Timeout != "" { // nothing to compare with
 		return nil
+	}
+	if c.Timeout != "" { // the tools' failure
+		return []diff{{"timeout", c.Timeout, "an answer"}}
 	}
 	compareCompiled("stored", c.Stored, u.Stored, &out)
 	compareCompiled("new", c.New, u.New, &out)

@@ -63,6 +63,7 @@ func main() {
 	verbose := flag.Bool("v", false, "list every disagreement, unshrunk")
 	dump := flag.String("dump", "", "also write every request to this file (JSON lines)")
 	only := flag.String("expr", "", "compare just this expression, on every device and none, and show where the answers differ")
+	flag.DurationVar(&answerTimeout, "timeout", answerTimeout, "longest wait for one answer of either side (then it is killed and started again)")
 	syntax := flag.Bool("syntax", false, "compare the compile errors of malformed expressions instead (written ones and -count generated)")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -236,7 +237,7 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 	for _, n := range stats.known {
 		nKnown += n
 	}
-	fmt.Printf("%d passed, %d failed\n", stats.total-len(fails)-nKnown, len(fails))
+	fmt.Printf("%d passed, %d failed\n", stats.total-len(fails)-nKnown-stats.nTimeouts, len(fails))
 	if len(fails) > 0 {
 		return 1
 	}
@@ -246,20 +247,21 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 // ---- statistics ----
 
 type stats struct {
-	total, withDevice             int
-	storedOK, newOK, evalOK       int
-	evalErr, compileErr           int
-	byCategory                    map[string]int
-	bySource                      map[string]int
-	selfFails, unstable           int
-	panics                        map[string]string
-	known                         map[string]int // KNOWN's reasons: disagreements counted apart
-	overLimitStored, overLimitNew int
+	total, withDevice              int
+	storedOK, newOK, evalOK        int
+	evalErr, compileErr            int
+	byCategory                     map[string]int
+	bySource                       map[string]int
+	selfFails, unstable, nTimeouts int
+	panics                         map[string]string
+	timeouts                       map[string]int // upstream gave no answer in time
+	known                          map[string]int // KNOWN's reasons: disagreements counted apart
+	overLimitStored, overLimitNew  int
 }
 
 func newStats() *stats {
 	return &stats{byCategory: map[string]int{}, bySource: map[string]int{}, panics: map[string]string{},
-		known: map[string]int{}}
+		known: map[string]int{}, timeouts: map[string]int{}}
 }
 
 func (s *stats) add(it item, c, u response, ds []diff) {
@@ -291,6 +293,10 @@ func (s *stats) add(it item, c, u response, ds []diff) {
 	if u.Panic != "" {
 		s.panics[it.req.Expr] = u.Panic
 	}
+	if u.Timeout != "" {
+		s.timeouts[it.req.Expr]++
+		s.nTimeouts++
+	}
 	if u.Self != "" {
 		s.selfFails++
 		fmt.Fprintf(stderr, "cel-diff: upstream-cel self-check: %s: %s\n", it.req.Expr, u.Self)
@@ -308,6 +314,9 @@ func (s *stats) print(generated int, d time.Duration) {
 	fmt.Printf("cel-diff: %d evaluations not compared: upstream gives another %s when run again (Go map order)\n", s.unstable, "value, error or cost")
 	for e, p := range s.panics {
 		fmt.Printf("cel-diff: upstream panics (not compared): %s: %s\n", e, p)
+	}
+	for e, n := range s.timeouts {
+		fmt.Printf("cel-diff: upstream gave no answer within %v (%d times, not compared, the peer's failure): %s\n", answerTimeout, n, e)
 	}
 	if s.selfFails > 0 {
 		fmt.Printf("cel-diff: %d upstream-cel self-check failures (the peer's evaluation differs from DeviceMatches)\n", s.selfFails)
@@ -444,6 +453,11 @@ func explain(c, u *proc, root, expr string, maxDevs int) int {
 		if err1 != nil || err2 != nil {
 			fmt.Fprintln(stderr, "cel-diff:", err1, err2)
 			return 3
+		}
+		if ur.Timeout != "" { // the devices left would take as long
+			fmt.Printf("%s:\n  upstream gave no answer within %v (not compared, the peer's failure; the other devices not asked)\n",
+				names[i], answerTimeout)
+			return code
 		}
 		ds := compare(cr, ur)
 		if len(ds) == 0 {

@@ -6,11 +6,13 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os/exec"
 	"sync"
+	"time"
 
 	"dra-tools/tests/upstream/cel/batch"
 )
@@ -24,28 +26,72 @@ type (
 )
 
 type proc struct {
-	name string
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Reader
-	mu   sync.Mutex
+	name  string
+	argv  []string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan line // what the process writes, line by line (readLines)
+	mu    sync.Mutex
 }
 
+type line struct {
+	b   []byte
+	err error
+}
+
+// answerTimeout is how long a side may take over one answer (-timeout).
+// Past it the process is killed and started again, and the request gets
+// a response with only Timeout set: not compared when upstream's, a
+// disagreement (the tools' failure) when the C side's.  The 1.37 peer
+// spends minutes on quantity("1e-2147483648") (apimachinery v0.37.2
+// ParseQuantity wraps the exponent and scales by 10^2^31).
+var answerTimeout = time.Minute
+
+var errTimeout = errors.New("no answer in time")
+
 func start(name string, argv ...string) (*proc, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	p := &proc{name: name, argv: argv}
+	return p, p.launch()
+}
+
+func (p *proc) launch() error {
+	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	cmd.Stderr = prefixWriter{name}
+	cmd.Stderr = prefixWriter{p.name}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return fmt.Errorf("%s: %v", p.name, err)
 	}
-	return &proc{name: name, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+	p.cmd, p.in, p.lines = cmd, in, make(chan line, 256)
+	go readLines(bufio.NewReaderSize(out, 1<<20), p.lines)
+	return nil
+}
+
+func readLines(r *bufio.Reader, ch chan<- line) {
+	for {
+		b, err := r.ReadBytes('\n')
+		ch <- line{b, err}
+		if err != nil {
+			close(ch)
+			return
+		}
+	}
+}
+
+// restart kills the process, which gave no answer to req, and starts it
+// again; the response stands for the answer it did not give.
+func (p *proc) restart(req request) (response, error) {
+	fmt.Fprintf(stderr, "cel-diff: %s: no answer within %v to %q: killed and started again\n", p.name, answerTimeout, req.Expr)
+	_ = p.cmd.Process.Kill()
+	p.in.Close()
+	_ = p.cmd.Wait()
+	return response{Timeout: fmt.Sprintf("no answer within %v", answerTimeout)}, p.launch()
 }
 
 type prefixWriter struct{ name string }
@@ -56,13 +102,20 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 }
 
 func (p *proc) read() (response, error) {
-	line, err := p.out.ReadBytes('\n')
-	if err != nil {
-		return response{}, fmt.Errorf("%s: %v", p.name, err)
+	t := time.NewTimer(answerTimeout)
+	defer t.Stop()
+	var l line
+	select {
+	case l = <-p.lines:
+	case <-t.C:
+		return response{}, errTimeout
+	}
+	if l.err != nil {
+		return response{}, fmt.Errorf("%s: %v", p.name, l.err)
 	}
 	var r response
-	if err := json.Unmarshal(line, &r); err != nil {
-		return response{}, fmt.Errorf("%s: bad response %q: %v", p.name, line, err)
+	if err := json.Unmarshal(l.b, &r); err != nil {
+		return response{}, fmt.Errorf("%s: bad response %q: %v", p.name, l.b, err)
 	}
 	normalize(&r)
 	return r, nil
@@ -76,7 +129,11 @@ func (p *proc) ask(req request) (response, error) {
 	if _, err := p.in.Write(append(b, '\n')); err != nil {
 		return response{}, fmt.Errorf("%s: %v", p.name, err)
 	}
-	return p.read()
+	r, err := p.read()
+	if err == errTimeout {
+		return p.restart(req)
+	}
+	return r, err
 }
 
 // all sends every request while reading the answers (the process works
@@ -84,9 +141,13 @@ func (p *proc) ask(req request) (response, error) {
 func (p *proc) all(reqs []request) ([]response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.allLocked(reqs)
+}
+
+func (p *proc) allLocked(reqs []request) ([]response, error) {
 	werr := make(chan error, 1)
-	go func() {
-		w := bufio.NewWriterSize(p.in, 1<<16)
+	go func(in io.Writer) {
+		w := bufio.NewWriterSize(in, 1<<16)
 		for _, r := range reqs {
 			b, _ := json.Marshal(r)
 			if _, err := w.Write(append(b, '\n')); err != nil {
@@ -95,10 +156,21 @@ func (p *proc) all(reqs []request) ([]response, error) {
 			}
 		}
 		werr <- w.Flush()
-	}()
+	}(p.in)
 	out := make([]response, 0, len(reqs))
-	for range reqs {
+	for i := range reqs {
 		r, err := p.read()
+		if err == errTimeout {
+			// the answers so far came in order: reqs[i] is the one
+			// the process is stuck on
+			r, err = p.restart(reqs[i])
+			<-werr // the killed process's pipe fails the writer
+			if err != nil {
+				return nil, err
+			}
+			rest, err := p.allLocked(reqs[i+1:])
+			return append(append(out, r), rest...), err
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +211,8 @@ func askAgain(u *proc, reqs []request, cr, urs []response) error {
 	var at []int
 	for i := range reqs {
 		c, up := cr[i].Eval, urs[i].Eval
-		if c.Compile != "" || up.Compile != "" || urs[i].Unstable != "" || urs[i].Panic != "" {
+		if c.Compile != "" || up.Compile != "" || urs[i].Unstable != "" || urs[i].Panic != "" ||
+			urs[i].Timeout != "" || cr[i].Timeout != "" {
 			continue
 		}
 		if str(c.Error) == str(up.Error) && str(c.Value) == str(up.Value) && (c.Cost == "" || c.Cost == up.Cost) {

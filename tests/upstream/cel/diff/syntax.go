@@ -170,6 +170,13 @@ func runSyntax(c, u *proc, seed int64, count int, report int, verbose bool, t0 t
 			fmt.Printf("cel-diff: upstream panics (not compared): %q: %s\n", e, uu.Panic)
 			continue
 		}
+		if uu.Timeout != "" {
+			fmt.Printf("cel-diff: upstream gave no answer within %v (not compared, the peer's failure): %q\n", answerTimeout, e)
+			continue
+		}
+		if cu.Timeout != "" {
+			cu.New.Error = "(" + cu.Timeout + ")"
+		}
 		if uu.New.Error != "" {
 			rejected++
 		}
