@@ -64,8 +64,8 @@ UNIT_TEST(estimates_38)
         {"cel.bind(v, device.attributes['a.com'], has(v.x) == has(v.y))", 16, 22, 16, 16},
         /* estimator.go costBind: the bind is sized while its variable
          * is still bound (v0.29: after popping it, unknown) */
-        {"(-device.attributes['m.com'].index) <= cel.bind(i0, (true ? device.attributes['g.com'].index : 1), i0)",
-         17, 27, 17, 1844674407370955284u},
+        {"(-device.attributes['m.com'].index) <= cel.bind(i0, (true ? device.attributes['g.com'].index : 1), i0)", 17,
+         27, 17, 1844674407370955284u},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint64_t mn = 0, mx = 0;

@@ -356,16 +356,34 @@ static void check_pattern(prep *p, cel_node *n)
     n->var_args = true; /* interpreter.NewCall: the compiled matcher is an evalVarArgs */
 }
 
-/* attributes.go newQualifier: a constant key of a type no qualifier takes. */
-static const char *bad_qualifier(const cel_node *key)
+/* Go's %T of a key no qualifier takes (interpreter/attributes.go
+ * newQualifier): a list or map is a baseList or baseMap through cel-go
+ * v0.29, a generic sliceList or nativeMap in v0.33 (common/types list.go
+ * NewRefValList, map.go NewRefValMap). */
+static const char *qualifier_type_name(const cel_value *v, bool v033)
+{
+    if (v033 && v->kind == CEL_LIST)
+        return "*types.sliceList[cel.dev/cel-go/common/types/ref.Val]";
+    if (v033 && v->kind == CEL_MAP)
+        return "*types.nativeMap[cel.dev/cel-go/common/types/ref.Val,cel.dev/cel-go/common/types/ref.Val]";
+    return go_type_name(v);
+}
+
+/* newQualifier at planning: a constant key of a type no qualifier takes,
+ * a folded list or map literal and a type name among them. */
+static const char *bad_qualifier(const prep *p, const cel_node *key)
 {
     if (!is_const(key))
         return NULL;
-    switch (const_of(key).kind) {
-    case CEL_NULL: return "types.Null";
-    case CEL_BYTES: return "types.Bytes";
-    case CEL_DURATION: return "types.Duration";
-    case CEL_TIMESTAMP: return "types.Timestamp";
+    cel_value v = const_of(key);
+    switch (v.kind) {
+    case CEL_NULL:
+    case CEL_BYTES:
+    case CEL_DURATION:
+    case CEL_TIMESTAMP:
+    case CEL_TYPE:
+    case CEL_LIST:
+    case CEL_MAP: return qualifier_type_name(&v, p->flags & CEL_EVAL_STOP_AT_ERROR);
     default: return NULL;
     }
 }
@@ -374,8 +392,8 @@ static void optimize_call(prep *p, cel_node *n)
 {
     const char *f = n->u.call.function;
     if ((n->eval_op == OP_INDEX || n->eval_op == OP_OPT_INDEX) && n->u.call.nargs == 2 &&
-        bad_qualifier(n->u.call.args[1])) {
-        char *msg = dra_xasprintf("invalid qualifier type: %s", bad_qualifier(n->u.call.args[1]));
+        bad_qualifier(p, n->u.call.args[1])) {
+        char *msg = dra_xasprintf("invalid qualifier type: %s", bad_qualifier(p, n->u.call.args[1]));
         fail(p, msg);
         free(msg);
         return;
@@ -1156,7 +1174,8 @@ static cel_value invalid_qualifier(ev *e, cel_value key)
     case CEL_UINT:
     case CEL_DOUBLE:
     case CEL_BOOL: return cel_null();
-    default: return cel_errorf_s(e->cx.scratch, "invalid qualifier type: %s", go_type_name(&key));
+    default:
+        return cel_errorf_s(e->cx.scratch, "invalid qualifier type: %s", qualifier_type_name(&key, stops_at_error(e)));
     }
 }
 
