@@ -62,6 +62,9 @@ UNIT_TEST(estimates_38)
         {"has(device.attributes['a.com'].x) == has(device.attributes['b.com'].y)", 7, 13, 7, 7},
         {"has(device.attributes['a.com'].x) == device.attributes['b.com'].y", 8, 14, 8, 8},
         {"cel.bind(v, device.attributes['a.com'], has(v.x) == has(v.y))", 16, 22, 16, 16},
+        /* dynamic-resource-allocation cel/compile.go multiAllocType:
+         * withMaxElements(BoolType, 1), so includes() on it costs 0..1 */
+        {"device.allowMultipleAllocations.includes('a')", 2, 3, 2, 3},
         /* estimator.go costBind: the bind is sized while its variable
          * is still bound (v0.29: after popping it, unknown) */
         {"(-device.attributes['m.com'].index) <= cel.bind(i0, (true ? device.attributes['g.com'].index : 1), i0)", 17,

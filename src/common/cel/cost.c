@@ -1074,6 +1074,11 @@ bool cel_dra_size_hint(void *ctx, const char *const *path, size_t n, cel_size_ra
             *out = (cel_size_range){0, 32};
             return true;
         }
+        /* cel/compile.go multiAllocType: withMaxElements(BoolType, 1) */
+        if (!strcmp(path[1], "allowMultipleAllocations")) {
+            *out = (cel_size_range){0, 1};
+            return true;
+        }
         return false;
     }
     if (!attrs && !caps)
