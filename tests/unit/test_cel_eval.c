@@ -486,6 +486,17 @@ UNIT_TEST(k8s_quantity_semver)
     EV("quantity('1Ki').add(quantity('1Ki'))", "quantity(\"2Ki\")");
     EV("quantity('1Ki').add(1024)", "quantity(\"2Ki\")");
     EV("quantity('2').sub(1).asInteger()", "1");
+    /* quantityAddInt, quantitySubInt: NewQuantity(i, DecimalExponent),
+     * whose format a zero receiver takes (quantity.go Add, Sub) */
+    EV("quantity('0').add(1000)", "quantity(\"1e3\")");
+    EV("quantity('0').sub(1000)", "quantity(\"-1e3\")");
+    EV("quantity('0').add(quantity('1k'))", "quantity(\"1k\")");
+    /* through apimachinery v0.37.2 int64Amount.Sub adds -y, and Go's
+     * -MinInt64 is MinInt64 (upstream-cel 1.37's answers) */
+    EV("quantity('8').sub(-9223372036854775808)", "quantity(\"-9223372036854775800\")");
+    EV("quantity('0').sub(-9223372036854775808)", "quantity(\"-9223372036854775808\")");
+    EV("quantity('8k').sub(-9223372036854775808)", "quantity(\"-9223372036854767808\")");
+    EV("quantity('-1').sub(-9223372036854775808)", "quantity(\"9223372036854775807\")"); /* sum past int64: exact */
     EV("isQuantity('1Mi')", "true");
     EV("isQuantity('abc')", "false");
     EV("quantity('1.5').asInteger()", "ERROR: cannot convert value to integer");

@@ -165,10 +165,29 @@ F(q_less)
 {
     return cel_bool(q_cmp(Q(a[0]), Q(a[1])) < 0);
 }
+/* Quantity.Sub through apimachinery v0.37.2 (quantity.go, amount.go
+ * int64Amount.Sub): with both on the int64 path it adds -y, and Go's
+ * -math.MinInt64 is math.MinInt64, so x - MinInt64 is x + MinInt64
+ * whenever that sum stays on the int64 path (8 - MinInt64 is
+ * -9223372036854775800).  v0.38.0-beta.0 falls back to inf.Dec there. */
+static bool q_sub_wraps(const cel_call_ctx *cx, const dra_quantity *x, const dra_quantity *y, dra_quantity *out)
+{
+    if ((cx->flags & CEL_EVAL_QUANTITY_138) || x->dec_backed || y->dec_backed || y->rep_scale != 0)
+        return false;
+    dra_quantity min = dra_quantity_from_int64(INT64_MIN, y->format);
+    dra_quantity sum;
+    if (dra_quantity_cmp(y, &min) != 0 || !dra_quantity_add(&sum, x, y) || sum.dec_backed)
+        return false;
+    *out = sum;
+    return true;
+}
+
 static cel_value q_arith(cel_call_ctx *cx, const dra_quantity *x, const dra_quantity *y, bool add)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_QUANTITY);
-    bool ok = add ? dra_quantity_add(&o->u.quantity, x, y) : dra_quantity_sub(&o->u.quantity, x, y);
+    bool ok = add                                     ? dra_quantity_add(&o->u.quantity, x, y)
+              : q_sub_wraps(cx, x, y, &o->u.quantity) ? true
+                                                      : dra_quantity_sub(&o->u.quantity, x, y);
     if (!ok)
         return cel_error("quantity overflow");
     return cel_objval(o);
@@ -181,14 +200,17 @@ F(q_sub)
 {
     return q_arith(cx, Q(a[0]), Q(a[1]), false);
 }
+/* library/quantity.go quantityAddInt, quantitySubInt: the int as
+ * resource.NewQuantity(i, DecimalExponent) (a zero receiver takes its
+ * format: quantity("0").add(1000) is 1e3) */
 F(q_add_int)
 {
-    dra_quantity y = dra_quantity_from_int64(a[1].v.i, DRA_QFMT_DECIMAL_SI);
+    dra_quantity y = dra_quantity_from_int64(a[1].v.i, DRA_QFMT_DECIMAL_EXPONENT);
     return q_arith(cx, Q(a[0]), &y, true);
 }
 F(q_sub_int)
 {
-    dra_quantity y = dra_quantity_from_int64(a[1].v.i, DRA_QFMT_DECIMAL_SI);
+    dra_quantity y = dra_quantity_from_int64(a[1].v.i, DRA_QFMT_DECIMAL_EXPONENT);
     return q_arith(cx, Q(a[0]), &y, false);
 }
 
