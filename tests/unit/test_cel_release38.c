@@ -179,4 +179,30 @@ UNIT_TEST(constant_qualifiers)
         }
 }
 
+UNIT_TEST(index_of_declaration_order)
+{
+    /* apiserver v0.38.0-beta.0 pkg/cel/environment/base.go declares the
+     * Kubernetes lists library (ListsVersion(1)) after ext.Strings, so a
+     * free receiver of indexOf or lastIndexOf binds to string first;
+     * through 1.37 ListsVersion(0), declared before, binds it to a list.
+     * upstream-cel 1.37 and 1.38 answer so. */
+    static const struct {
+        const char *expr, *before, *v38;
+    } cases[] = {
+        {"cel.bind(x, [][1], x.indexOf('a') == 0 ? x : x)", "not list(string)", "not string"},
+        {"cel.bind(x, [][1], x.lastIndexOf('a') == 0 ? x : x)", "not list(string)", "not string"},
+        {"cel.bind(x, [][1], x.indexOf(1) == 0 ? x : x)", "not list(int)", "not list(int)"},
+        {"cel.bind(x, [][1], x.indexOf('a', 1) == 0 ? x : x)", "not string", "not string"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int rel = 36; rel <= 38; rel++) {
+            const char *got = match(rel, cases[i].expr);
+            const char *want = rel == 38 ? cases[i].v38 : cases[i].before;
+            if (!strstr(got, want)) {
+                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
+                *unit_failed = 1;
+            }
+        }
+}
+
 UNIT_MAIN()

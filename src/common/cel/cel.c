@@ -215,6 +215,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
             .container = env->container,
             .omit_empty_container = (env->opts & CEL_OPT_CEL_GO_033) != 0,
             .suggest = (env->opts & CEL_OPT_CEL_GO_033) != 0,
+            .lists_after_strings = (env->opts & CEL_OPT_CEL_GO_033) != 0,
             .macros = lim.macros,
         };
         p->checked = true;

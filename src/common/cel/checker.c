@@ -661,9 +661,30 @@ static void no_matching(checker *c, cel_node *e, const char *fn, const cel_type 
     dra_buf_free(&b);
 }
 
+/* The overloads of indexOf and lastIndexOf in declaration order when the
+ * Kubernetes lists library comes after ext.Strings (apiserver v0.38.0-beta.0
+ * pkg/cel/environment/base.go: ListsVersion(0), before the strings library,
+ * is removed in 1.37 and ListsVersion(1) follows it), into buf: a dyn or
+ * free receiver then binds to string, as upstream-cel 1.38 answers
+ * ([][1].indexOf("a") takes [][1] as a string).  Else ovs itself. */
+static const cel_overload *const *declared_order(const checker *c, const char *fn, const cel_overload *const *ovs,
+                                                 size_t novs, const cel_overload **buf, size_t cap)
+{
+    if (!c->env->lists_after_strings || novs > cap || (strcmp(fn, "indexOf") && strcmp(fn, "lastIndexOf")))
+        return ovs;
+    size_t k = 0;
+    for (int late = 0; late < 2; late++)
+        for (size_t i = 0; i < novs; i++)
+            if ((ovs[i]->lib == CEL_LIB_K8S_LISTS) == (late == 1))
+                buf[k++] = ovs[i];
+    return buf;
+}
+
 /* cel-go resolveOverload over the registry's overloads of fn. */
 static void resolve(checker *c, cel_node *e, const char *fn, const cel_overload *const *ovs, size_t novs)
 {
+    const cel_overload *order[8];
+    ovs = declared_order(c, fn, ovs, novs, order, sizeof order / sizeof *order);
     cel_node *target = e->u.call.target;
     size_t n = e->u.call.nargs + (target ? 1 : 0);
     const cel_type *args[CEL_MAX_ARGS + 8];

@@ -45,6 +45,7 @@ typedef struct cel_check_env {
     const char *container;        /* names resolve relative to it ("x": `y` means "x.y", then "y"); may be NULL */
     bool omit_empty_container;    /* cel-go v0.33: "undeclared reference to 'x'" without " (in container '')" */
     bool suggest;                 /* cel-go v0.33: "... (did you mean 'y'?)" from the symbols (catalog.h) */
+    bool lists_after_strings;     /* 1.38: indexOf, lastIndexOf try ext.Strings' overloads before the lists' */
     unsigned macros;              /* the parser's CEL_MACROS_* (syntax.h; 0: all), symbols too */
 } cel_check_env;
 
