@@ -12,6 +12,7 @@ import (
 	"math"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 
 	"dra-tools/tests/upstream/cel/batch"
@@ -65,6 +66,9 @@ func (p *proc) launch() error {
 		return err
 	}
 	cmd.Stderr = prefixWriter{p.name}
+	// a side busy on one request (quantity("1e-2147483648") under 1.37)
+	// goes with cel-diff however cel-diff ends, a signal included
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%s: %v", p.name, err)
 	}
