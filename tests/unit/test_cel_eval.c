@@ -486,6 +486,27 @@ UNIT_TEST(k8s_quantity_semver)
     EV("quantity('1Ki').add(quantity('1Ki'))", "quantity(\"2Ki\")");
     EV("quantity('1Ki').add(1024)", "quantity(\"2Ki\")");
     EV("quantity('2').sub(1).asInteger()", "1");
+    /* add() and sub() return a *Quantity, which Quantity.Equal refuses
+     * as its argument (apiserver pkg/cel/quantity.go other.(Quantity),
+     * library/quantity.go quantityAdd): == fails with it on the right
+     * only, and `in`, indexOf, includes, sets.* and distinct() ask the
+     * value on their side of Equal (upstream-cel 1.37 and 1.38) */
+    EV("quantity('2') == quantity('1').add(1)", "ERROR: no such overload");
+    EV("quantity('1').add(1) == quantity('2')", "true");
+    EV("quantity('1').add(1) == quantity('1').sub(-1)", "ERROR: no such overload");
+    EV("quantity('2') != quantity('1').add(1)", "true"); /* evalNe: not true */
+    EV("quantity('1').add(1) == null", "false");
+    EV("[quantity('2')] == [quantity('1').add(1)]", "true"); /* a failed pair is not False */
+    EV("[quantity('1')] == [quantity('1').add(1)]", "true");
+    EV("quantity('2') in [quantity('1').add(1)]", "false");
+    EV("quantity('1').add(1) in [quantity('2')]", "true");
+    EV("[quantity('1').add(1)].indexOf(quantity('2'))", "0");
+    EV("[quantity('2')].indexOf(quantity('1').add(1))", "-1");
+    EV("sets.contains([quantity('1').add(1)], [quantity('2')])", "false");
+    EV("sets.intersects([quantity('1').add(1)], [quantity('2')])", "true");
+    EV("sets.intersects([quantity('2')], [quantity('1').add(1)])", "false");
+    EV("[quantity('1').add(1), quantity('2')].distinct().size()", "2");
+    EV("[quantity('2'), quantity('1').add(1)].distinct().size()", "1");
     /* quantityAddInt, quantitySubInt: NewQuantity(i, DecimalExponent),
      * whose format a zero receiver takes (quantity.go Add, Sub) */
     EV("quantity('0').add(1000)", "quantity(\"1e3\")");

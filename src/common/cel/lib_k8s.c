@@ -18,6 +18,7 @@ static cel_object *new_obj(cel_call_ctx *cx, cel_object_kind k)
 {
     cel_object *o = cel_scratch_alloc(cx->scratch, sizeof *o);
     o->kind = k;
+    o->by_pointer = false;
     return o;
 }
 
@@ -190,6 +191,7 @@ static cel_value q_arith(cel_call_ctx *cx, const dra_quantity *x, const dra_quan
                                                       : dra_quantity_sub(&o->u.quantity, x, y);
     if (!ok)
         return cel_error("quantity overflow");
+    o->by_pointer = true; /* &apiservercel.Quantity{...} */
     return cel_objval(o);
 }
 F(q_add)

@@ -86,8 +86,8 @@ F(distinct)
     size_t k = 0;
     for (size_t i = 0; i < l->n; i++) {
         bool seen = false;
-        for (size_t j = 0; j < k && !seen; j++)
-            seen = cel_value_equal(&items[j], &cel_list_items(l)[i]);
+        for (size_t j = 0; j < k && !seen; j++) /* ext/lists.go distinctList: val.Equal(other) */
+            seen = cel_value_equal_op(&cel_list_items(l)[i], &items[j]) == 1;
         if (!seen)
             items[k++] = cel_list_items(l)[i];
     }
@@ -189,10 +189,11 @@ F(sort_by_assoc)
     return sort_by_keys(cx, a[0].v.list, a[1].v.list);
 }
 
+/* library/lists.go includes: item.Equal(arg) == True */
 static bool list_has(const cel_list *l, const cel_value *v)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (cel_value_equal(&cel_list_items(l)[i], v))
+        if (cel_value_equal_op(&cel_list_items(l)[i], v) == 1)
             return true;
     return false;
 }
@@ -281,7 +282,7 @@ F(k_index_of)
 {
     const cel_list *l = a[0].v.list;
     for (size_t i = 0; i < l->n; i++)
-        if (cel_value_equal(&cel_list_items(l)[i], &a[1]))
+        if (cel_value_equal_op(&cel_list_items(l)[i], &a[1]) == 1) /* lists.go indexOf */
             return cel_int((int64_t)i);
     return cel_int(-1);
 }
@@ -289,7 +290,7 @@ F(k_last_index_of)
 {
     const cel_list *l = a[0].v.list;
     for (size_t i = l->n; i-- > 0;)
-        if (cel_value_equal(&cel_list_items(l)[i], &a[1]))
+        if (cel_value_equal_op(&cel_list_items(l)[i], &a[1]) == 1) /* lists.go indexOf */
             return cel_int((int64_t)i);
     return cel_int(-1);
 }
@@ -297,7 +298,7 @@ F(k_includes)
 {
     if (a[0].kind == CEL_LIST)
         return cel_bool(list_has(a[0].v.list, &a[1]));
-    return cel_bool(cel_value_equal(&a[0], &a[1]));
+    return cel_bool(cel_value_equal_op(&a[0], &a[1]) == 1);
 }
 /* 1.36's own includes (k8s.io/dynamic-resource-allocation v0.36.3
  * cel/compile.go includesFunc): a list is searched through its first

@@ -2,10 +2,12 @@
  * sets.intersects over lists, with CEL equality (1 == 1u == 1.0). */
 #include "functions.h"
 
+/* list.go Contains: v.Equal(item) == True (v the receiver, which matters
+ * for a Quantity made by add() or sub(): cel_value_equal_op) */
 static bool list_has(const cel_list *l, const cel_value *v)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (cel_value_equal(&cel_list_items(l)[i], v))
+        if (cel_value_equal_op(v, &cel_list_items(l)[i]) == 1)
             return true;
     return false;
 }
@@ -28,10 +30,11 @@ static cel_value sets_equivalent(cel_call_ctx *cx, const cel_value *a, size_t n)
     return cel_bool(contains_all(a[0].v.list, a[1].v.list) && contains_all(a[1].v.list, a[0].v.list));
 }
 
+/* setsIntersects: B.Contains(a) for each a of A */
 static cel_value sets_intersects(cel_call_ctx *cx, const cel_value *a, size_t n)
 {
-    for (size_t i = 0; i < a[1].v.list->n; i++)
-        if (list_has(a[0].v.list, &cel_list_items(a[1].v.list)[i]))
+    for (size_t i = 0; i < a[0].v.list->n; i++)
+        if (list_has(a[1].v.list, &cel_list_items(a[0].v.list)[i]))
             return cel_bool(true);
     return cel_bool(false);
 }

@@ -270,8 +270,8 @@ F(greater_eq)
 F(in_list)
 {
     const cel_list *l = a[1].v.list;
-    for (size_t i = 0; i < l->n; i++)
-        if (cel_value_equal(&cel_list_items(l)[i], &a[0]))
+    for (size_t i = 0; i < l->n; i++) /* list.go Contains: elem.Equal(val) == True */
+        if (cel_value_equal_op(&a[0], &cel_list_items(l)[i]) == 1)
             return cel_bool(true);
     return cel_bool(false);
 }

@@ -622,7 +622,7 @@ int cel_value_equal_op(const cel_value *a, const cel_value *b)
 {
     if (a->kind == CEL_NULL || b->kind == CEL_NULL)
         return a->kind == b->kind;
-    if (a->kind == CEL_OBJECT && (b->kind != CEL_OBJECT || b->v.obj->kind != a->v.obj->kind))
+    if (a->kind == CEL_OBJECT && (b->kind != CEL_OBJECT || b->v.obj->kind != a->v.obj->kind || b->v.obj->by_pointer))
         return -1;
     if (a->kind == CEL_LIST) {
         if (b->kind != CEL_LIST || a->v.list->n != b->v.list->n)

@@ -131,6 +131,11 @@ typedef struct cel_url {
 
 struct cel_object {
     cel_object_kind kind;
+    /* a *Quantity, as add() and sub() make it (apiserver pkg/cel/library
+     * quantity.go quantityAdd ...): Quantity.Equal (pkg/cel/quantity.go,
+     * other.(Quantity)) refuses it as its argument, the == of
+     * cel_value_equal_op fails with "no such overload" */
+    bool by_pointer;
     union {
         dra_quantity quantity;
         dra_semver semver;
@@ -344,7 +349,10 @@ bool cel_value_equal(const cel_value *a, const cel_value *b);
  * Quantity, Semver, IP, CIDR, URL or format is compared with a value of
  * another type (null aside).  Lists and maps are equal unless some pair of
  * elements is plainly unequal: a pair whose comparison fails does not make
- * them unequal (list.go and map.go Equal test for False). */
+ * them unequal (list.go and map.go Equal test for False).  Not symmetric:
+ * a is the receiver of Equal, so a Quantity made by add() or sub() fails
+ * as b only (quantity("2") == quantity("1").add(1) fails, the reverse is
+ * true).  `in`, indexOf and includes take the value that is true. */
 int cel_value_equal_op(const cel_value *a, const cel_value *b);
 /* Ordering: *out = -1/0/1.  Returns false when a and b are not comparable
  * (different non-numeric kinds, NaN, lists, ...). */
