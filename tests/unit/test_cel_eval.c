@@ -291,6 +291,15 @@ UNIT_TEST(strings_ext)
     EV("'%b'.format([5])", "\"101\"");
     EV("'%o'.format([8])", "\"10\"");
     EV("'%s'.format([[1, 'a']])", "\"[1, \\\"a\\\"]\"");
+    /* ext/formatting.go FormatString: %s converts bytes to a string, so
+     * invalid UTF-8 fails, in a list or map too (upstream-cel 1.37, 1.38) */
+    EV("'%s'.format([b'\\xff\\x00'])",
+       "ERROR: error during formatting: could not convert argument \"invalid UTF-8 in bytes, cannot convert to "
+       "string\" to string");
+    EV("'%s'.format([[b'\\xff']]).size()",
+       "ERROR: error during formatting: could not convert argument \"invalid UTF-8 in bytes, cannot convert to "
+       "string\" to string");
+    EV("'%s'.format([b'abc'])", "\"abc\"");
     EV("'%d'.format(['a'])",
        "COMPILE: error during formatting: decimal clause can only be used on integers, was given string");
     EV("'%%'.format([])", "\"%\"");

@@ -411,6 +411,26 @@ static void fmt_double_fixed(dra_buf *b, double d, int prec)
     dra_buf_printf(b, "%.*f", prec, d);
 }
 
+/* ext/formatting.go FormatString: %s converts bytes to a string
+ * (ConvertToType), in a list or map too, and invalid UTF-8 fails the call */
+static bool has_bad_utf8(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_BYTES: return !dra_utf8_valid(v->v.s.ptr, v->v.s.len);
+    case CEL_LIST:
+        for (size_t i = 0; i < v->v.list->n; i++)
+            if (has_bad_utf8(&cel_list_items(v->v.list)[i]))
+                return true;
+        return false;
+    case CEL_MAP:
+        for (size_t i = 0; i < v->v.map->n; i++)
+            if (has_bad_utf8(&v->v.map->keys[i]) || has_bad_utf8(&v->v.map->vals[i]))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
 static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
 {
     switch (v->kind) {
@@ -543,7 +563,13 @@ F(format)
         }
         const cel_value *v = &cel_list_items(args)[argi++];
         switch (verb) {
-        case 's': fmt_value_s(&b, v, false); break;
+        case 's':
+            if (has_bad_utf8(v))
+                err = cel_error("error during formatting: could not convert argument \"invalid UTF-8 in bytes, cannot "
+                                "convert to string\" to string");
+            else
+                fmt_value_s(&b, v, false);
+            break;
         case 'd':
             if (v->kind == CEL_INT)
                 dra_buf_printf(&b, "%" PRId64, v->v.i);
