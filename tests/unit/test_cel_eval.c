@@ -1559,6 +1559,18 @@ UNIT_TEST(error_texts_as_upstream)
     /* the standard library's int(duration) and no -duration */
     EV("int(duration('1.5s'))", "1500000000");
     EV("-duration('1s')", "COMPILE: found no matching overload for '-_' applied to '(duration)'");
+    /* but -_ is bound once for every Negater (stdlib/standard.go
+     * SingletonUnaryBinding): a dyn duration is negated, a bool and the
+     * receivers refused plainly, anything else names the operator */
+    EV("-dyn(duration('1.5s'))", "duration(\"-1.5s\")");
+    EV("-dyn(duration('-2s')) == duration('2s')", "true");
+    EV("-dyn(true)", "ERROR: no such overload");
+    EV("-dyn('a')", "ERROR: no such overload");
+    EV("-dyn(timestamp('2024-01-01T00:00:00Z'))", "ERROR: no such overload");
+    EV("-dyn(null)", "ERROR: no such overload: -_");
+    EV("-dyn(1u)", "ERROR: no such overload: -_");
+    EV("-dyn([1])", "ERROR: no such overload: -_");
+    EV("-dyn(quantity('1'))", "ERROR: no such overload: -_");
     /* || and &&: the first term that is no bool answers (evalOr, evalAnd) */
     EV("dyn(1) || (1/0 == 1)", "ERROR: no such overload");
     EV("dyn(1) && (1/0 == 1)", "ERROR: no such overload");

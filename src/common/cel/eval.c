@@ -947,6 +947,15 @@ static bool regex_optimized(const cel_node *n)
 
 cel_value cel_eval_no_overload(const cel_call_ctx *cx, const cel_node *n, const cel_value *args, size_t nargs)
 {
+    /* -_ is bound once for every Negater (common/stdlib/standard.go
+     * SingletonUnaryBinding): a dyn duration is negated though no
+     * declared overload takes one (types/duration.go Negate) */
+    if (nargs == 1 && args[0].kind == CEL_DURATION && !strcmp(n->u.call.function, CEL_OP_NEGATE)) {
+        __int128 ns = (__int128)args[0].v.t.sec * 1000000000 + args[0].v.t.nsec;
+        if (ns == INT64_MIN)
+            return cel_int_overflow();
+        return cel_duration((int64_t)(-ns / 1000000000), (int32_t)(-ns % 1000000000));
+    }
     return regex_optimized(n) ? cel_no_such_overload() : cel_no_overload_for(cx, n->u.call.function, args, nargs);
 }
 

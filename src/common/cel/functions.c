@@ -463,9 +463,8 @@ cel_value cel_no_overload_for(const cel_call_ctx *cx, const char *f, const cel_v
         CMP = 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_BOOL |
               1u << CEL_DURATION | 1u << CEL_TIMESTAMP
     };
-    static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS,  CEL_OP_IN,
-                                        CEL_OP_INDEX,  CEL_OP_LOGICAL_NOT, CEL_OP_NEGATE,
-                                        "contains",    "startsWith",       "endsWith"};
+    static const char *const plain[] = {CEL_OP_EQUALS,      CEL_OP_NOT_EQUALS, CEL_OP_IN,    CEL_OP_INDEX,
+                                        CEL_OP_LOGICAL_NOT, "contains",        "startsWith", "endsWith"};
     static const struct {
         const char *f;
         unsigned kinds;
@@ -478,6 +477,9 @@ cel_value cel_no_overload_for(const cel_call_ctx *cx, const char *f, const cel_v
         {CEL_OP_MODULO, 1u << CEL_INT | 1u << CEL_UINT},
         {"size", 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_LIST | 1u << CEL_MAP},
         {"matches", 1u << CEL_STRING},
+        /* the Negaters, a bool among them (stdlib/standard.go: a bool is
+         * refused plainly, a duration negated: cel_eval_no_overload) */
+        {CEL_OP_NEGATE, 1u << CEL_INT | 1u << CEL_DOUBLE | 1u << CEL_BOOL | 1u << CEL_DURATION},
         /* the Comparers (common/types: Compare) */
         {CEL_OP_LESS, CMP},
         {CEL_OP_LESS_EQUALS, CMP},
