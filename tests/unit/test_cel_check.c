@@ -119,6 +119,12 @@ UNIT_TEST(variables_and_select)
      * and v0.33.2 checker/checker.go checkSelectField, checker_test.go) */
     T("[].a", "1:3: type 'list(_var0)' does not support field selection");
     T("[[]][0].a", "1:8: type 'list(_var0)' does not support field selection");
+    /* each overload of the right call style gets its fresh variables,
+     * one of another arity too (checker.go resolveOverload instantiates
+     * before isAssignableList): cel.@mapInsert's two overloads take four,
+     * and size() and == count theirs (upstream-cel 1.37's answer) */
+    T("[1].transformMapEntry(i, v, {string(i): 'a'}).size() == [].size() && [].a",
+      "1:72: type 'list(_var14)' does not support field selection");
     T(".i", "int");
 }
 

@@ -700,7 +700,7 @@ static void resolve(checker *c, cel_node *e, const char *fn, const cel_overload 
     size_t nfound = 0;
     for (size_t i = 0; i < novs; i++) {
         const cel_overload *o = ovs[i];
-        if ((target != NULL) != o->member || o->nargs != n || overload_disabled(c, o))
+        if ((target != NULL) != o->member || overload_disabled(c, o))
             continue;
         /* cel-go checker.go resolveOverload: the logical operators take
          * each operand as a bool, and name every one that is not */
@@ -719,13 +719,16 @@ static void resolve(checker *c, cel_node *e, const char *fn, const cel_overload 
             result = &cel_t_bool;
             break;
         }
+        /* fresh type variables for an overload of another arity too:
+         * cel-go makes them before isAssignableList compares the counts
+         * (they show in later errors: "list(_var6)") */
         mapping fresh = {0};
         const cel_type *params[CEL_MAX_ARGS];
         for (unsigned p = 0; p < o->nargs; p++)
             params[p] = instantiate(c, o->params[p], &fresh);
         const cel_type *res = instantiate(c, o->result, &fresh);
         free(fresh.v);
-        if (!is_assignable_list(c, argv, params, n))
+        if (o->nargs != n || !is_assignable_list(c, argv, params, n))
             continue;
         found = dra_xgrow(found, nfound, sizeof *found);
         found[nfound++] = o;
