@@ -320,6 +320,12 @@ UNIT_TEST(lists_ext)
     EV("[1, 3, 2].isSorted()", "false");
     EV("[1, 2, 3].sum()", "6");
     EV("[1.5, 2.5].sum()", "4.0");
+    /* from the zero of the element type, the first element added to it
+     * (library/lists.go sum(init)): 0.0 + -0.0 is 0.0 (upstream-cel 1.36
+     * to 1.38) */
+    EV("[-0.0].sum()", "0.0");
+    EV("[-0.0, -0.0].sum()", "0.0");
+    EV("dyn([-0.0]).sum()", "0.0");
     EV("[3, 1, 2].min()", "1");
     EV("[3, 1, 2].max()", "3");
     EV("[1, 2, 1].indexOf(1)", "0");

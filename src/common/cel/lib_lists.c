@@ -212,13 +212,13 @@ F(k_is_sorted)
 }
 
 /* The sum of a list from the zero of the overload's element type
- * (apiserver v0.37.2 pkg/cel/library/lists.go zeroValuesOfSummableTypes). */
+ * (apiserver v0.37.2 pkg/cel/library/lists.go zeroValuesOfSummableTypes):
+ * sum() adds every element to that zero, the first too, so [-0.0].sum()
+ * is 0.0 (upstream-cel 1.36 to 1.38). */
 static cel_value sum_from(cel_call_ctx *cx, const cel_list *l, cel_value zero)
 {
-    if (l->n == 0)
-        return zero;
-    cel_value acc = cel_list_items(l)[0];
-    for (size_t i = 1; i < l->n; i++) {
+    cel_value acc = zero;
+    for (size_t i = 0; i < l->n; i++) {
         acc = cel_k8s_add(cx, &acc, &cel_list_items(l)[i]);
         if (acc.kind == CEL_ERROR)
             return acc;
