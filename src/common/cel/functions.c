@@ -54,13 +54,46 @@ typedef struct {
     const size_t *n;
 } table_ref;
 
+/* The tables in declaration order: the overloads of one function are tried
+ * in it (cel-go checker.go resolveOverload).  The standard library comes
+ * first, as cel.StdLib does (so string(x) of a free x binds string_to_string
+ * before ip_to_string); the others in the order the project has matched
+ * upstream in (lists before ext.Strings: indexOf binds a list through 1.37,
+ * checker.c declared_order turns that round for 1.38).  The order used to
+ * be the tables' addresses, which the linker chose. */
+static const table_ref decl_order[] = {
+    {cel_lib_std, &cel_lib_std_n},           {cel_lib_time, &cel_lib_time_n},
+    {cel_lib_encoders, &cel_lib_encoders_n}, {cel_lib_format, &cel_lib_format_n},
+    {cel_lib_k8s, &cel_lib_k8s_n},           {cel_lib_lists, &cel_lib_lists_n},
+    {cel_lib_math, &cel_lib_math_n},         {cel_lib_optional, &cel_lib_optional_n},
+    {cel_lib_regex, &cel_lib_regex_n},       {cel_lib_sets, &cel_lib_sets_n},
+    {cel_lib_strings, &cel_lib_strings_n},
+};
+
+/* o's place in decl_order: its table's rank, then its index there (found
+ * by equality: no ordering of pointers into different arrays). */
+static size_t decl_rank(const cel_overload *o)
+{
+    size_t base = 0;
+    for (size_t t = 0; t < sizeof decl_order / sizeof *decl_order; t++) {
+        const cel_overload *tab = decl_order[t].t;
+        size_t n = *decl_order[t].n;
+        for (size_t i = 0; i < n; i++)
+            if (&tab[i] == o)
+                return base + i;
+        base += n;
+    }
+    return base;
+}
+
 static int cmp_by_name(const void *a, const void *b)
 {
     const cel_overload *x = *(const cel_overload *const *)a, *y = *(const cel_overload *const *)b;
     int c = strcmp(x->function, y->function);
     if (c)
         return c;
-    return x < y ? -1 : x > y; /* keep table order (tables are laid out in registration order) */
+    size_t rx = decl_rank(x), ry = decl_rank(y);
+    return rx < ry ? -1 : rx > ry;
 }
 
 static int cmp_by_id(const void *a, const void *b)
