@@ -209,4 +209,27 @@ UNIT_TEST(index_of_declaration_order)
         }
 }
 
+UNIT_TEST(int_to_duration_136)
+{
+    /* cel-go v0.26 (1.36) declares duration(int), bound to a conversion
+     * no int passes; v0.29 dropped it (upstream-cel 1.36, 1.37) */
+    static const struct {
+        const char *expr, *v36, *after;
+    } cases[] = {
+        {"duration(dyn(1)) == duration('1s')", "type conversion error from 'int' to 'google.protobuf.Duration'",
+         "no such overload"},
+        {"duration(1) == duration('1s')", "1:10: invalid duration argument",
+         "found no matching overload for 'duration' applied to '(int)'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int rel = 36; rel <= 38; rel++) {
+            const char *got = match(rel, cases[i].expr);
+            const char *want = rel == 36 ? cases[i].v36 : cases[i].after;
+            if (!strstr(got, want)) {
+                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
+                *unit_failed = 1;
+            }
+        }
+}
+
 UNIT_MAIN()

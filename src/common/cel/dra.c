@@ -28,7 +28,8 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts)
      * until 1.38, always from 1.38 on; 1.36 declares its own
      * (dra_includes_dyn_dyn) instead. */
     unsigned includes = v136 ? CEL_LIB_DRA_INCLUDES : CEL_LIB_K8S_INCLUDES;
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types || stored || v138 ? includes : 0u));
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types || stored || v138 ? includes : 0u) |
+                               (v136 ? CEL_LIB_INT_TO_DURATION : 0u));
     cel_env_set_options(env, CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS |
                                  (v138 ? CEL_OPT_CEL_GO_033 : 0u) | (v136 ? CEL_OPT_CEL_GO_026 : 0u));
     const cel_type *value = list_types ? &cel_t_dyn : &cel_t_any;

@@ -92,6 +92,7 @@ enum {
     CEL_LIB_K8S_INCLUDES = 1u << 15, /* k8s Lists v1 `includes` (1.37+) */
     CEL_LIB_ENCODERS   = 1u << 16, /* ext.Encoders: base64.encode/decode (not in Kubernetes) */
     CEL_LIB_DRA_INCLUDES = 1u << 17, /* 1.36's DRA `includes` (dra_includes_dyn_dyn), costing 1 */
+    CEL_LIB_INT_TO_DURATION = 1u << 18, /* cel-go v0.26's duration(int) (Kubernetes 1.36) */
 };
 /* Everything the Kubernetes base environment (StoredExpressions) enables. */
 #define CEL_LIBS_KUBERNETES (CEL_LIB_STD | CEL_LIB_STRINGS | CEL_LIB_LISTS | CEL_LIB_SETS | \

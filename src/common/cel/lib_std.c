@@ -634,6 +634,13 @@ F(string_to_dur)
         return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'google.protobuf.Duration'");
     return cel_duration(ns / DRA_NSEC_PER_SEC, (int32_t)(ns % DRA_NSEC_PER_SEC));
 }
+/* cel-go v0.26 common/stdlib/standard.go declares duration(int)
+ * (int64_to_duration) bound to convertToType, which no int passes
+ * (common/types/int.go ConvertToType); gone from v0.29 on. */
+F(int_to_dur)
+{
+    return cel_errorf_s(cx->scratch, "type conversion error from 'int' to 'google.protobuf.Duration'");
+}
 F(type_of)
 {
     return cel_typeval(cel_value_type(&a[0]));
@@ -799,6 +806,8 @@ const cel_overload cel_lib_std[] = {
     G("string_to_timestamp", "timestamp", T_TS, string_to_ts, T_S),
     G("duration_to_duration", "duration", T_DU, identity, T_DU),
     G("string_to_duration", "duration", T_DU, string_to_dur, T_S),
+    {"int64_to_duration", "duration", false, 1, {T_I}, T_DU, int_to_dur, CEL_COST_ONE, 0, NULL, CEL_LIB_INT_TO_DURATION,
+     false},
     G("to_dyn", "dyn", T_DYN, identity, T_A),
     G("type", "type", &cel_t_type_a, type_of, T_A),
 
