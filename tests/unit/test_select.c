@@ -218,6 +218,52 @@ UNIT_TEST(eval_device_conversion_error)
     json_decref(dev);
 }
 
+/* 1.38: an unusable attribute is not `in` its map, and has() or an
+ * optional selection of it answers with its error (dynamic-resource-
+ * allocation v0.38.0-beta.0 cel/compile.go nameToAttributes.Find returns
+ * the error with found false; Contains is found), as the 1.38 peer does. */
+UNIT_TEST(eval_1_38_unusable_attribute_presence)
+{
+    json_t *dev = json_loads("{\"name\": \"d\", \"attributes\": {\"v\": {\"version\": \"x.y\"}, "
+                             "\"m\": {\"int\": 1}}}",
+                             0, NULL);
+    const char *bad = "attribute v: value is invalid or its type is not supported by this version";
+    struct {
+        const char *expr, *err;
+        bool value;
+        uint64_t cost;
+    } cases[] = {
+        {"'v' in device.attributes['x.example.com']", NULL, false, 4},
+        {"'m' in device.attributes['x.example.com']", NULL, true, 4},
+        {"has(device.attributes['x.example.com'].v)", bad, false, 3},
+        {"has(device.attributes['x.example.com'].m)", NULL, true, 3},
+        {"device.attributes['x.example.com'].?v.hasValue()", bad, false, 4},
+        {"device.attributes['x.example.com'].?m.hasValue()", NULL, true, 5},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        dra_sel_device d = {
+            .driver = "x.example.com", .pool = "p", .name = "d", .device = dev, .id = "x.example.com/p/d"};
+        dra_features f;
+        dra_features_release(&f, DRA_RELEASE_1_38);
+        dra_sel_eval ev;
+        dra_sel_eval_init(&ev, &f);
+        dra_sel_eval_set_device(&ev, &d);
+        cel_program *p = NULL;
+        CHECK(dra_sel_eval_compile(&ev, cases[i].expr, &p) == NULL);
+        cel_value v = dra_sel_eval_run(&ev, p, NULL);
+        if (cases[i].err) {
+            CHECK(v.kind == CEL_ERROR && !strcmp(v.v.err, cases[i].err));
+        } else {
+            CHECK(v.kind == CEL_BOOL && v.v.b == cases[i].value);
+        }
+        CHECK_INT(ev.cost, cases[i].cost);
+        cel_program_free(p);
+        dra_sel_eval_free(&ev);
+        dra_sel_device_release(&d);
+    }
+    json_decref(dev);
+}
+
 /* 1.38 converts each attribute apart: a device with an unusable one
  * fails only the selectors reading it (dynamic-resource-allocation
  * v0.38.0-beta.0 api/conversion.go attrValue, cel/compile.go

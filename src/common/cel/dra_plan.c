@@ -589,6 +589,18 @@ static inline const cel_value *dev_find(const cel_dra_device *d, const leaf_ref 
     return table_find(caps ? &f->caps : &f->attrs, r->hash, r->key, r->klen);
 }
 
+/* has() of an attribute or capacity: an entry holding an error (1.38's
+ * attribute without a usable value, cel/dra_device.c) answers with it, as
+ * v0.38.0-beta.0 cel/compile.go nameToAttributes.Find hands the presence
+ * test the conversion's error. */
+static inline int has_leaf(plan_ctx *c, const step *p)
+{
+    const cel_value *v = dev_find(c->dev, &p->self, p->op == S_HAS_CAP);
+    if (v && v->kind == CEL_ERROR)
+        return as_test(c, *v);
+    return v != NULL;
+}
+
 /* Field, table and constant reads, done inline without copying: the
  * value's address (in the device or the plan), or NULL for other steps. */
 static inline const cel_value *leaf_ptr(plan_ctx *c, const leaf_ref *r)
@@ -716,7 +728,7 @@ static inline __attribute__((always_inline)) int quick_test(plan_ctx *c, const s
         break;
     }
     case S_HAS_ATTR:
-    case S_HAS_CAP: return dev_find(c->dev, &p->self, p->op == S_HAS_CAP) != NULL;
+    case S_HAS_CAP: return has_leaf(c, p);
     default: break;
     }
     return run_test(c, p);
@@ -788,7 +800,7 @@ static int run_test(plan_ctx *c, const step *p)
         return fallback_test(c, p, v);
     }
     case S_HAS_ATTR:
-    case S_HAS_CAP: return dev_find(c->dev, &p->self, p->op == S_HAS_CAP) != NULL;
+    case S_HAS_CAP: return has_leaf(c, p);
     default: return as_test(c, operand(c, p));
     }
 }

@@ -836,8 +836,8 @@ static cel_value select_field(ev *e, cel_value obj, const char *field, bool test
     }
     if (obj.kind == CEL_MAP) {
         const cel_value *v = cel_map_find(obj.v.map, &key);
-        if (test_only)
-            return cel_bool(v != NULL || (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY));
+        if (test_only) /* an entry holding an error (1.38's unusable attribute) answers with it */
+            return v && v->kind == CEL_ERROR ? *v : cel_bool(v != NULL || (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY));
         if (v)
             return *v;
         if (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY)
@@ -1149,6 +1149,8 @@ static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
     }
     if (obj.kind == CEL_MAP) {
         const cel_value *v = cel_map_find(obj.v.map, &key);
+        if (v && v->kind == CEL_ERROR) /* 1.38's unusable attribute: the error, not an optional */
+            return *v;
         if (v)
             return cel_optional_of_s(e->cx.scratch, *v);
         if (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY)

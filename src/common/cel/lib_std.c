@@ -276,9 +276,13 @@ F(in_list)
     return cel_bool(false);
 }
 
+/* A key whose value is an error (1.38's attribute without a usable value,
+ * cel/dra_device.c) is not in the map: v0.38.0-beta.0 cel/compile.go
+ * nameToAttributes.Contains finds only converted values. */
 F(in_map)
 {
-    return cel_bool(cel_map_find(a[1].v.map, &a[0]) != NULL);
+    const cel_value *v = cel_map_find(a[1].v.map, &a[0]);
+    return cel_bool(v != NULL && v->kind != CEL_ERROR);
 }
 
 F(index_list)
