@@ -123,3 +123,89 @@ upstream-check-releases-ci: $(BUILD)/bin/dra-alloc $(BUILD)/bin/dra-slice $(CEL_
 	@$(MAKE) --no-print-directory upstream-check UPSTREAM_CHECKS="$(REL_CI_CHECKS)" \
 	  SEEDS=$(REL_CI_SEEDS) CEL_DIFF_FLAGS="$(REL_CI_CEL)" REL_VALIDATE_FLAGS="$(REL_CI_VALIDATE)"
 endif
+
+# The control-plane suites of each release (not in CI: run them with
+# `make upstream-check-cluster-releases`):
+#
+#   make upstream-cluster-1.N   build/upstream/1.N/bin: upstream-cluster (and
+#                               its kubectl link), upstream-controllers
+#   make upstream-poolstatus-1.N, upstream-driver-1.N
+#                               the pool-status peer (poolstatus.mk's overlay
+#                               of that release's controller) and the example
+#                               driver (driver/build.sh on go-1.N.mod)
+#   make upstream-check-{cluster-client,cluster-sched,controllers,poolstatus,
+#        driver}-1.N            each suite against them, the tools given
+#                               DRA_KUBERNETES_VERSION=1.N; the controllers
+#                               suite reads controllers/KNOWN-1.N when there
+#                               is one
+#   make upstream-check-cluster-releases
+#                               all of them for each release, then
+#                               upstream-celtable-1.N; each suite timed, then
+#                               "N passed, N failed" (upstream-check-gates
+#                               checks every release's gates at once)
+REL_CLUSTER := upstream-cluster:./cmd/upstream-cluster upstream-controllers:./cmd/upstream-controllers
+REL_CLUSTER_SUITES := cluster-client cluster-sched controllers poolstatus driver
+REL_CLUSTER_CHECKS := $(foreach r,$(REL_RELEASES),$(REL_CLUSTER_SUITES:%=upstream-check-%-$(r)) \
+	upstream-celtable-$(r))
+# what every suite's script is given: the release's peers and the tools
+rel_env = DRA_KUBERNETES_VERSION=$(1) DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/build/upstream/$(1)/bin
+
+define rel_cluster_rules
+.PHONY: upstream-cluster-$(1) upstream-poolstatus-$(1) upstream-driver-$(1) \
+	$(REL_CLUSTER_SUITES:%=upstream-check-%-$(1))
+ifeq ($(UPSTREAM_HAVE_GO),)
+upstream-cluster-$(1) upstream-poolstatus-$(1) upstream-driver-$(1) $(REL_CLUSTER_SUITES:%=upstream-check-%-$(1)):
+	@echo "$$@: $(UPSTREAM_NO_GO)"
+else
+upstream-cluster-$(1):
+	$$(call rel_build,$(1),$(REL_CLUSTER))
+	@ln -sf upstream-cluster build/upstream/$(1)/bin/kubectl
+
+upstream-poolstatus-$(1):
+	@mkdir -p build/upstream/$(1)/bin build/upstream/$(1)/poolstatus
+	@echo "  GO     build/upstream/$(1)/bin/upstream-poolstatus"
+	@cd tests/upstream && pkg=$$$$($(REL_$(1)_GOENV) $(UPSTREAM_GO) list -modfile=go-$(1).mod -f '{{.Dir}}' \
+	    k8s.io/kubernetes/pkg/controller/resourcepoolstatusrequest) && dir=$$$$PWD/cmd/upstream-poolstatus && \
+	  printf '{"Replace":{"%s/rpsr/controller.go":"%s/controller.go","%s/rpsr/views.go":"%s/views.go","%s/rpsr/export.go":"%s/export.go.in"}}\n' \
+	    "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$dir" >$(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json && \
+	  $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod $(UPSTREAM_GOBUILDFLAGS) \
+	    -tags k8s$(subst .,,$(1)),poolstatus_overlay -overlay $(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json \
+	    -o $(CURDIR)/build/upstream/$(1)/bin/upstream-poolstatus ./cmd/upstream-poolstatus
+
+upstream-driver-$(1):
+	@echo "  GO     build/upstream/$(1)/bin/dra-example-kubeletplugin"
+	@$(REL_$(1)_GOENV) GO=$(UPSTREAM_GO) DRIVER_RELEASE=$(1) tests/upstream/driver/build.sh \
+	  $(CURDIR)/build/upstream/$(1)/bin/dra-example-kubeletplugin $(CURDIR)/build/upstream/$(1)/driver
+
+upstream-check-cluster-client-$(1): $(CLUSTER_TOOLS) upstream-cluster-$(1)
+	@$(call rel_env,$(1)) CLUSTER_WORK=$(CURDIR)/build/upstream/$(1)/cluster-check \
+	  CLUSTER_SUITES=client tests/upstream/cluster/run.sh
+
+upstream-check-cluster-sched-$(1): $(BUILD)/bin/dra-alloc upstream-cluster-$(1)
+	@$(call rel_env,$(1)) CLUSTER_WORK=$(CURDIR)/build/upstream/$(1)/cluster-check \
+	  CLUSTER_SUITES=scheduling SCHED_SEEDS="$$(shell seq 1 $$(CLUSTER_SCHED_SEEDS))" tests/upstream/cluster/run.sh
+
+upstream-check-controllers-$(1): upstream-cluster-$(1) $(BUILD)/bin/dra-claim $(BUILD)/bin/dra-evict
+	@$(call rel_env,$(1)) $$(if $$(wildcard tests/upstream/controllers/KNOWN-$(1)),CONTROLLERS_KNOWN=$(CURDIR)/tests/upstream/controllers/KNOWN-$(1)) \
+	  tests/upstream/controllers/run.sh
+
+upstream-check-poolstatus-$(1): upstream-poolstatus-$(1) $(BUILD)/bin/dra-slice
+	@$(call rel_env,$(1)) tests/upstream/poolstatus/run.sh
+
+upstream-check-driver-$(1): $(BUILD)/bin/dra-prepare $(BUILD)/bin/dra-example-driver upstream-driver-$(1)
+	@$(call rel_env,$(1)) tests/upstream/node/run.sh
+endif
+endef
+$(foreach r,$(REL_RELEASES),$(eval $(call rel_cluster_rules,$(r))))
+
+.PHONY: upstream-check-cluster-releases
+ifeq ($(UPSTREAM_HAVE_GO),)
+upstream-check-cluster-releases:
+	@echo "$@: $(UPSTREAM_NO_GO)"
+else
+# each release's peers first (one go build at a time), then each suite timed
+upstream-check-cluster-releases:
+	@$(MAKE) --no-print-directory -j1 $(foreach r,$(REL_RELEASES),upstream-cluster-$(r) \
+	  upstream-poolstatus-$(r) upstream-driver-$(r))
+	@$(MAKE) --no-print-directory upstream-check UPSTREAM_CHECKS="$(REL_CLUSTER_CHECKS)"
+endif

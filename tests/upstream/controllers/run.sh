@@ -23,7 +23,8 @@
 #
 # A scenario named in tests/upstream/controllers/KNOWN (NAME: reason) is
 # expected to differ: it counts as skipped while it does, as failed once it
-# agrees (so that the entry gets removed).  CONTROLLERS_KEEP=DIR keeps both
+# agrees (so that the entry gets removed); CONTROLLERS_KNOWN=FILE reads
+# another release's list instead.  CONTROLLERS_KEEP=DIR keeps both
 # sides as DIR/NAME.{upstream,tools}.  Prints one line per scenario, the
 # differences of failures, then "N passed, N failed, N skipped".
 set -u
@@ -40,6 +41,7 @@ command -v jq >/dev/null || { echo "run.sh: jq is missing" >&2; exit 2; }
 T=$(mktemp -d /tmp/dra-controllers.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 KEEP=${CONTROLLERS_KEEP:-}
+KNOWN=${CONTROLLERS_KNOWN:-$HERE/KNOWN}
 [[ -z $KEEP ]] || mkdir -p "$KEEP"
 
 # tool_claims FILE...: the tools' end state
@@ -98,7 +100,7 @@ while read -r name mode rest; do
     sort -o "$T/up" "$T/up"
     [[ -z $KEEP ]] || { cp "$T/up" "$KEEP/$name.upstream"; cp "$T/tools" "$KEEP/$name.tools"; }
     cmp -s "$T/up" "$T/tools" || ok=0
-    known=$(sed -n "s/^$name: //p" "$HERE/KNOWN" 2>/dev/null)
+    known=$(sed -n "s/^$name: //p" "$KNOWN" 2>/dev/null)
     if [[ -n $known ]]; then
         if [[ $ok -eq 1 ]]; then
             echo "FAIL $name (listed in KNOWN but agrees now: remove the entry)"; failed=$((failed + 1))
