@@ -128,7 +128,8 @@ endif
 # `make upstream-check-cluster-releases`):
 #
 #   make upstream-cluster-1.N   build/upstream/1.N/bin: upstream-cluster (and
-#                               its kubectl link), upstream-controllers
+#                               its kubectl link), upstream-controllers (not
+#                               on 1.36, below)
 #   make upstream-poolstatus-1.N, upstream-driver-1.N
 #                               the pool-status peer (poolstatus.mk's overlay
 #                               of that release's controller) and the example
@@ -143,10 +144,25 @@ endif
 #                               upstream-celtable-1.N; each suite timed, then
 #                               "N passed, N failed" (upstream-check-gates
 #                               checks every release's gates at once)
+#
+# The controllers and pool-status peers are written against 1.37's Go API,
+# which 1.38 keeps; 1.36's differs where they reach it (REL_1.36_UNPORTED,
+# each target says so in one line and fails): resourceclaim.NewController
+# takes a Features value, devicetainteviction.New a v1beta2
+# DeviceTaintRuleInformer and the WorkloadResourceClaims gate, PodGroups are
+# scheduling.k8s.io/v1alpha2, DeviceTaintRule has no resource.k8s.io/v1
+# (nor client-go lister), and the ResourcePoolStatusRequest controller
+# reads no DeviceTaintRules.
 REL_CLUSTER := upstream-cluster:./cmd/upstream-cluster upstream-controllers:./cmd/upstream-controllers
+REL_1.36_CLUSTER := upstream-cluster:./cmd/upstream-cluster
+REL_1.36_UNPORTED := controllers poolstatus
 REL_CLUSTER_SUITES := cluster-client cluster-sched controllers poolstatus driver
 REL_CLUSTER_CHECKS := $(foreach r,$(REL_RELEASES),$(REL_CLUSTER_SUITES:%=upstream-check-%-$(r)) \
 	upstream-celtable-$(r))
+REL_CLUSTER_CHECKS := $(filter-out $(foreach r,$(REL_RELEASES),$(REL_$(r)_UNPORTED:%=upstream-check-%-$(r))),$(REL_CLUSTER_CHECKS))
+# The scheduling suite's PodGroup inputs are scheduling.k8s.io/v1beta1, which
+# 1.37 added: 1.36 serves PodGroups as v1alpha2 only.
+REL_1.36_SCHED_ENV := SCHED_GROUP_INPUTS=
 # what every suite's script is given: the release's peers and the tools
 rel_env = DRA_KUBERNETES_VERSION=$(1) DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/build/upstream/$(1)/bin
 
@@ -158,9 +174,13 @@ upstream-cluster-$(1) upstream-poolstatus-$(1) upstream-driver-$(1) $(REL_CLUSTE
 	@echo "$$@: $(UPSTREAM_NO_GO)"
 else
 upstream-cluster-$(1):
-	$$(call rel_build,$(1),$(REL_CLUSTER))
+	$$(call rel_build,$(1),$(or $(REL_$(1)_CLUSTER),$(REL_CLUSTER)))
 	@ln -sf upstream-cluster build/upstream/$(1)/bin/kubectl
 
+ifneq ($(filter poolstatus,$(REL_$(1)_UNPORTED)),)
+upstream-poolstatus-$(1) upstream-check-poolstatus-$(1):
+	@echo "$$@: the pool-status peer is not ported to $(1)'s Go API (releases.mk)"; exit 1
+else
 upstream-poolstatus-$(1):
 	@mkdir -p build/upstream/$(1)/bin build/upstream/$(1)/poolstatus
 	@echo "  GO     build/upstream/$(1)/bin/upstream-poolstatus"
@@ -171,6 +191,10 @@ upstream-poolstatus-$(1):
 	  $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod $(UPSTREAM_GOBUILDFLAGS) \
 	    -tags k8s$(subst .,,$(1)),poolstatus_overlay -overlay $(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json \
 	    -o $(CURDIR)/build/upstream/$(1)/bin/upstream-poolstatus ./cmd/upstream-poolstatus
+
+upstream-check-poolstatus-$(1): upstream-poolstatus-$(1) $(BUILD)/bin/dra-slice
+	@$(call rel_env,$(1)) tests/upstream/poolstatus/run.sh
+endif
 
 upstream-driver-$(1):
 	@echo "  GO     build/upstream/$(1)/bin/dra-example-kubeletplugin"
@@ -183,14 +207,17 @@ upstream-check-cluster-client-$(1): $(CLUSTER_TOOLS) upstream-cluster-$(1)
 
 upstream-check-cluster-sched-$(1): $(BUILD)/bin/dra-alloc upstream-cluster-$(1)
 	@$(call rel_env,$(1)) CLUSTER_WORK=$(CURDIR)/build/upstream/$(1)/cluster-check \
-	  CLUSTER_SUITES=scheduling SCHED_SEEDS="$$(shell seq 1 $$(CLUSTER_SCHED_SEEDS))" tests/upstream/cluster/run.sh
+	  CLUSTER_SUITES=scheduling SCHED_SEEDS="$$(shell seq 1 $$(CLUSTER_SCHED_SEEDS))" $(REL_$(1)_SCHED_ENV) \
+	  tests/upstream/cluster/run.sh
 
+ifneq ($(filter controllers,$(REL_$(1)_UNPORTED)),)
+upstream-check-controllers-$(1):
+	@echo "$$@: the controllers peer is not ported to $(1)'s Go API (releases.mk)"; exit 1
+else
 upstream-check-controllers-$(1): upstream-cluster-$(1) $(BUILD)/bin/dra-claim $(BUILD)/bin/dra-evict
 	@$(call rel_env,$(1)) $$(if $$(wildcard tests/upstream/controllers/KNOWN-$(1)),CONTROLLERS_KNOWN=$(CURDIR)/tests/upstream/controllers/KNOWN-$(1)) \
 	  tests/upstream/controllers/run.sh
-
-upstream-check-poolstatus-$(1): upstream-poolstatus-$(1) $(BUILD)/bin/dra-slice
-	@$(call rel_env,$(1)) tests/upstream/poolstatus/run.sh
+endif
 
 upstream-check-driver-$(1): $(BUILD)/bin/dra-prepare $(BUILD)/bin/dra-example-driver upstream-driver-$(1)
 	@$(call rel_env,$(1)) tests/upstream/node/run.sh
@@ -206,6 +233,6 @@ else
 # each release's peers first (one go build at a time), then each suite timed
 upstream-check-cluster-releases:
 	@$(MAKE) --no-print-directory -j1 $(foreach r,$(REL_RELEASES),upstream-cluster-$(r) \
-	  upstream-poolstatus-$(r) upstream-driver-$(r))
+	  $(if $(filter poolstatus,$(REL_$(r)_UNPORTED)),,upstream-poolstatus-$(r)) upstream-driver-$(r))
 	@$(MAKE) --no-print-directory upstream-check UPSTREAM_CHECKS="$(REL_CLUSTER_CHECKS)"
 endif

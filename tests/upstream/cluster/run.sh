@@ -6,8 +6,8 @@
 #               random clusters of gen.py: dra-alloc schedule and kube-scheduler,
 #               pod by pod
 # CLUSTER_SUITES (default "client scheduling") picks the suites; SCHED_INPUTS,
-# SCHED_GROUP_INPUTS, SCHED_SEEDS and SCHED_SECONDS the scheduling suite's
-# inputs (below).
+# SCHED_GROUP_INPUTS (set and empty: none), SCHED_SEEDS and SCHED_SECONDS the
+# scheduling suite's inputs (below).
 # Needs DRA_BIN (the tools) and UPSTREAM_BIN (upstream-cluster, kubectl).
 # Prints one line per suite with its counts and time, then "N passed,
 # N failed" (bats tests; scheduling inputs, each one case).  Exit 0 when
@@ -30,7 +30,7 @@ SCHED_INPUTS=${SCHED_INPUTS:-"examples/cluster $A/sched-cluster.yaml+$A/sched-po
 # the inputs with PodGroups (gang scheduling): a cluster of their own with
 # GROUP_GATES on, and dra-alloc given them too (sched.py SCHED_GATES)
 C=tests/upstream/cluster/inputs
-SCHED_GROUP_INPUTS=${SCHED_GROUP_INPUTS:-"$C/sched-gang-fits.yaml $C/sched-gang-devices.yaml $C/sched-gang-count.yaml
+SCHED_GROUP_INPUTS=${SCHED_GROUP_INPUTS-"$C/sched-gang-fits.yaml $C/sched-gang-devices.yaml $C/sched-gang-count.yaml
     $C/sched-group-basic.yaml"}
 GROUP_GATES=GenericWorkload=true GROUP_RUNTIME=scheduling.k8s.io/v1beta1=true
 
