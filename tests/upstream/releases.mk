@@ -145,17 +145,18 @@ endif
 #                               "N passed, N failed" (upstream-check-gates
 #                               checks every release's gates at once)
 #
-# The controllers and pool-status peers are written against 1.37's Go API,
-# which 1.38 keeps; 1.36's differs where they reach it (REL_1.36_UNPORTED,
-# each target says so in one line and fails): resourceclaim.NewController
-# takes a Features value, devicetainteviction.New a v1beta2
-# DeviceTaintRuleInformer and the WorkloadResourceClaims gate, PodGroups are
-# scheduling.k8s.io/v1alpha2, DeviceTaintRule has no resource.k8s.io/v1
-# (nor client-go lister), and the ResourcePoolStatusRequest controller
-# reads no DeviceTaintRules.
+# The controllers peer is written against 1.37's Go API, which 1.38 keeps;
+# 1.36's differs where it reaches it (REL_1.36_UNPORTED: the target says so
+# in one line and fails): resourceclaim.NewController takes a Features
+# value, devicetainteviction.New a v1beta2 DeviceTaintRuleInformer and the
+# WorkloadResourceClaims gate, PodGroups are scheduling.k8s.io/v1alpha2 and
+# DeviceTaintRule has no resource.k8s.io/v1 (nor client-go lister).  1.36's
+# ResourcePoolStatusRequest controller reads no DeviceTaintRules: its
+# pool-status peer is built with export_136.go.in (REL_1.36_POOLSTATUS).
 REL_CLUSTER := upstream-cluster:./cmd/upstream-cluster upstream-controllers:./cmd/upstream-controllers
 REL_1.36_CLUSTER := upstream-cluster:./cmd/upstream-cluster
-REL_1.36_UNPORTED := controllers poolstatus
+REL_1.36_UNPORTED := controllers
+REL_1.36_POOLSTATUS := export_136.go.in
 REL_CLUSTER_SUITES := cluster-client cluster-sched controllers poolstatus driver
 REL_CLUSTER_CHECKS := $(foreach r,$(REL_RELEASES),$(REL_CLUSTER_SUITES:%=upstream-check-%-$(r)) \
 	upstream-celtable-$(r))
@@ -186,8 +187,9 @@ upstream-poolstatus-$(1):
 	@echo "  GO     build/upstream/$(1)/bin/upstream-poolstatus"
 	@cd tests/upstream && pkg=$$$$($(REL_$(1)_GOENV) $(UPSTREAM_GO) list -modfile=go-$(1).mod -f '{{.Dir}}' \
 	    k8s.io/kubernetes/pkg/controller/resourcepoolstatusrequest) && dir=$$$$PWD/cmd/upstream-poolstatus && \
-	  printf '{"Replace":{"%s/rpsr/controller.go":"%s/controller.go","%s/rpsr/views.go":"%s/views.go","%s/rpsr/export.go":"%s/export.go.in"}}\n' \
-	    "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$dir" >$(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json && \
+	  printf '{"Replace":{"%s/rpsr/controller.go":"%s/controller.go","%s/rpsr/views.go":"%s/views.go","%s/rpsr/export.go":"%s/$(or $(REL_$(1)_POOLSTATUS),export.go.in)"}}\n' \
+	    "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$dir" \
+	    >$(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json && \
 	  $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod $(UPSTREAM_GOBUILDFLAGS) \
 	    -tags k8s$(subst .,,$(1)),poolstatus_overlay -overlay $(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json \
 	    -o $(CURDIR)/build/upstream/$(1)/bin/upstream-poolstatus ./cmd/upstream-poolstatus

@@ -23,7 +23,7 @@ import (
 type input struct {
 	slices   []*resourcev1.ResourceSlice
 	claims   []*resourcev1.ResourceClaim
-	rules    []*resourcev1.DeviceTaintRule
+	rules    []*taintRule
 	requests []*resourcev1alpha3.ResourcePoolStatusRequest
 }
 
@@ -44,7 +44,12 @@ func read(paths []string) (*input, error) {
 		}
 		var gv schema.GroupVersion
 		switch head.Kind {
-		case "ResourceSlice", "ResourceClaim", "DeviceTaintRule":
+		case "ResourceSlice", "ResourceClaim":
+			gv = resourcev1.SchemeGroupVersion
+		case "DeviceTaintRule":
+			if !readsRules {
+				continue
+			}
 			gv = resourcev1.SchemeGroupVersion
 		case "ResourcePoolStatusRequest":
 			gv = resourcev1alpha3.SchemeGroupVersion
@@ -64,7 +69,7 @@ func read(paths []string) (*input, error) {
 			in.slices = append(in.slices, o)
 		case *resourcev1.ResourceClaim:
 			in.claims = append(in.claims, o)
-		case *resourcev1.DeviceTaintRule:
+		case *taintRule:
 			in.rules = append(in.rules, o)
 		case *resourcev1alpha3.ResourcePoolStatusRequest:
 			o.APIVersion, o.Kind = gv.String(), "ResourcePoolStatusRequest"

@@ -17,7 +17,8 @@
 // builds a Controller on listers that return the input in file order, so
 // that "the first slice listed" is the first slice of the input (an
 // informer's cache lists in no fixed order).  DeviceTaintRules are listed
-// only with DRADeviceTaintRules, as the controller does.  Its condition's
+// only with DRADeviceTaintRules, as the controller does (1.36's lists none:
+// rules_136.go).  Its condition's
 // lastTransitionTime is metav1.Now(): it is replaced by --now.
 //
 // Exit status: 0, or 2 for bad usage or input.
@@ -58,13 +59,6 @@ type claimLister struct {
 }
 
 func (l claimLister) List(labels.Selector) ([]*resourcev1.ResourceClaim, error) { return l.v, nil }
-
-type ruleLister struct {
-	resourcev1listers.DeviceTaintRuleLister
-	v []*resourcev1.DeviceTaintRule
-}
-
-func (l ruleLister) List(labels.Selector) ([]*resourcev1.DeviceTaintRule, error) { return l.v, nil }
 
 func main() {
 	fs := flag.NewFlagSet("upstream-poolstatus", flag.ContinueOnError)
@@ -110,8 +104,8 @@ func main() {
 	if len(requests) == 0 {
 		fail(2, "no ResourcePoolStatusRequest in the input")
 	}
-	var rules resourcev1listers.DeviceTaintRuleLister
-	if utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules) {
+	var rules ruleListerArg
+	if readsRules && utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules) {
 		rules = ruleLister{v: in.rules}
 	}
 	enc := json.NewEncoder(os.Stdout)

@@ -11,7 +11,7 @@ import (
 
 // Built without poolstatus.mk's overlay there is no controller to call.
 func peerPoolStatus(context.Context, resourcev1listers.ResourceSliceLister, resourcev1listers.ResourceClaimLister,
-	resourcev1listers.DeviceTaintRuleLister, *resourcev1alpha3.ResourcePoolStatusRequest) resourcev1alpha3.ResourcePoolStatusRequestStatus {
+	ruleListerArg, *resourcev1alpha3.ResourcePoolStatusRequest) resourcev1alpha3.ResourcePoolStatusRequestStatus {
 	fail(3, "built without the controller (make upstream-poolstatus builds it)")
 	return resourcev1alpha3.ResourcePoolStatusRequestStatus{}
 }
