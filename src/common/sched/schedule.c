@@ -1357,6 +1357,33 @@ static void group_outcome(sched *S, const char *group, dra_group_outcome o, cons
         dra_sched_group_condition(&S->st, g, o, msg, S->o->now);
 }
 
+/* The group's status when fewer than minCount of its pods can be placed
+ * (gangscheduling.go PlacementFeasible): 1.38 words it by the scheduling
+ * policy's minimum threshold and counts the pods that did not fit; before,
+ * by minCount, with errPodGroupUnschedulable in front when no pod was tried
+ * (k8s.io/kubernetes@v1.37.2 schedule_one_podgroup.go). */
+static char *min_unmet(bool r38, bool before, int64_t min, int64_t scheduled, int64_t unsched, int64_t remaining)
+{
+    if (r38)
+        return dra_xasprintf("scheduling policy's minimum threshold (%" PRId64 ") cannot be satisfied: %" PRId64
+                             " scheduled, %" PRId64 " unschedulable, %" PRId64 " not-evaluated",
+                             min, scheduled, unsched, remaining);
+    return dra_xasprintf("%sminCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64 " remaining",
+                         before ? "pod group is unschedulable, " : "", min, scheduled, remaining);
+}
+
+/* From 1.38, the message of a pod that fit, or was not tried, in a group
+ * "ns/name" that failed: a podGroupFitError is replaced by the parent's name
+ * (k8s.io/kubernetes@v1.38.0-beta.0 pkg/scheduler/schedule_one.go
+ * handleSchedulingFailure), an error by buildParentPodGroupErrorStatus's
+ * (schedule_one_podgroup.go). */
+static char *parent_failed(const char *group, bool error)
+{
+    const char *slash = strchr(group, '/');
+    return dra_xasprintf("parent pod group \"%s\" %s", slash ? slash + 1 : group,
+                         error ? "encountered an error" : "is unschedulable");
+}
+
 static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra_sched_queued *q)
 {
     sp->pod = pod;
@@ -1384,11 +1411,11 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     bool gerr = false, placed = false, any = false; /* any: a pod of the cycle fit */
     /* validatePodGroup refused the group before any pod was tried */
     char *hold_err = lead->group && lead->hold && lead->hold_error ? dra_xstrdup(lead->hold) : NULL;
-    /* refused before any pod is tried: the status carries errPodGroupUnschedulable */
+    bool r38 = dra_features_release_of(S->o->features) >= DRA_RELEASE_1_38;
+    int64_t unsched = 0; /* pods of the cycle that did not fit */
+    /* refused before any pod is tried: until 1.38 the status carries errPodGroupUnschedulable */
     if (cycle && remaining + scheduled < min)
-        gmsg = dra_xasprintf("pod group is unschedulable, minCount (%" PRId64 ") cannot be satisfied: %" PRId64
-                             " scheduled, %" PRId64 " remaining",
-                             min, scheduled, remaining);
+        gmsg = min_unmet(r38, true, min, scheduled, unsched, remaining);
     size_t tried = from;
     for (size_t qi = from; qi < to; qi++) {
         const json_t *pod = pend[q->v[qi].index]->json;
@@ -1412,13 +1439,13 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
                     any = true;
                     placed = placed || sp->outcome == DRA_POD_SCHEDULED;
                 }
+                if (sp->outcome == DRA_POD_UNSCHEDULABLE)
+                    unsched++;
                 if (sp->outcome == DRA_POD_ERROR) {
                     gmsg = dra_xasprintf("failed to schedule other pod from a pod group: %s", sp->message);
                     gerr = true;
                 } else if (remaining + scheduled < min) {
-                    gmsg = dra_xasprintf("minCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64
-                                         " remaining",
-                                         min, scheduled, remaining);
+                    gmsg = min_unmet(r38, false, min, scheduled, unsched, remaining);
                 }
             }
         }
@@ -1428,7 +1455,7 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     /* a group that met its count with pods placed before, none now, is
      * not a success: the framework wants one pod placed in the cycle */
     if (cycle && !gmsg && !any)
-        gmsg = dra_xstrdup("pod group is unschedulable");
+        gmsg = dra_xstrdup(r38 ? "no pods were schedulable" : "pod group is unschedulable");
     /* the group's condition: from this cycle, from the cycle whose
      * placements this run leaves out, or from validatePodGroup */
     const verdict *lv = &verdicts[lead->index];
@@ -1448,7 +1475,8 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     /* The group failed: a pod that did not fit keeps its own status; one
      * that fit fails with the group's after errPodGroupUnschedulable, one
      * not tried with the group's alone (an error fails them all but the
-     * erring pod with the group's).  The PodGroupPostFilter plugins' reason
+     * erring pod with the group's).  From 1.38 those pods name the parent
+     * group instead (parent_failed).  The PodGroupPostFilter plugins' reason
      * the scheduler appends to the group's status is DefaultPreemption's
      * (its UnschedulableAndUnresolvable answer drops DynamicResources'):
      * left out, as there is no preemption here. */
@@ -1459,8 +1487,9 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
             free(sp->node);
             sp->node = NULL;
             free(sp->message);
-            sp->message =
-                gerr || qi >= tried ? dra_xstrdup(gmsg) : dra_xasprintf("pod group is unschedulable, %s", gmsg);
+            sp->message = r38                   ? parent_failed(lead->group, gerr)
+                          : gerr || qi >= tried ? dra_xstrdup(gmsg)
+                                                : dra_xasprintf("pod group is unschedulable, %s", gmsg);
             sp->outcome = gerr ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
         }
         verdicts[q->v[qi].index] = (verdict){true, sp->outcome, dra_xstrdup(sp->message), 0, NULL};

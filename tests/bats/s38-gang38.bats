@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# dra-alloc schedule's PodGroup failure messages as each release's
+# kube-scheduler words them: 1.38 on the pod names the parent pod group and
+# on the group the scheduling policy's minimum threshold; 1.36 and 1.37 keep
+# "pod group is unschedulable" and "minCount (N)".
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    CI="$BATS_TEST_DIRNAME/../upstream/cluster/inputs"
+    T="$BATS_TEST_TMPDIR"
+    NOW="--now 2026-03-01T11:00:00Z"
+    ON="--feature-gates GenericWorkload=true"
+}
+
+# sched REL INPUT: dra-alloc schedule at release REL on the suite's INPUT,
+# the pods' and the group's conditions in $T/pods and $T/group
+sched() {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --kubernetes-version "$1" -o jsonl "$CI/$2.yaml"
+    assert_failure 1
+    printf '%s\n' "$output" >"$T/out.jsonl"
+    jq -r 'select(.kind == "Pod") | "\(.metadata.name) \(.status.conditions[0].reason): \(.status.conditions[0].message)"' \
+        "$T/out.jsonl" >"$T/pods"
+    jq -r 'select(.kind == "PodGroup") | .status.conditions[0] | "\(.status) \(.reason): \(.message)"' \
+        "$T/out.jsonl" >"$T/group"
+}
+
+# Upstream: k8s.io/kubernetes@v1.38.0-beta.0 pkg/scheduler/schedule_one.go
+# handleSchedulingFailure (a podGroupFitError: "parent pod group %q is
+# unschedulable"), framework/plugins/gangscheduling/gangscheduling.go
+# PlacementFeasible; compared with kube-scheduler by tests/upstream/cluster
+# (sched-gang-devices)
+@test "gang 1.38: a member that fit names its parent pod group; the group the minimum threshold" {
+    sched 1.38 sched-gang-devices
+    [[ $stderr == 'dra-alloc: pod default/gang-0: parent pod group "gang" is unschedulable
+dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all claims.' ]]
+    run cat "$T/pods"
+    assert_output 'gang-0 Unschedulable: parent pod group "gang" is unschedulable
+gang-1 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.'
+    run cat "$T/group"
+    assert_output "False Unschedulable: scheduling policy's minimum threshold (2) cannot be satisfied: 1 scheduled, 1 unschedulable, 0 not-evaluated"
+}
+
+# Upstream: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one_podgroup.go
+# submitPodGroupAlgorithmResult (errPodGroupUnschedulable), gangscheduling.go
+# PlacementFeasible
+@test "gang 1.37 and 1.36: a member that fit says the pod group is unschedulable, minCount" {
+    for rel in 1.37 1.36; do
+        sched $rel sched-gang-devices
+        run cat "$T/pods"
+        assert_output 'gang-0 Unschedulable: pod group is unschedulable, minCount (2) cannot be satisfied: 1 scheduled, 0 remaining
+gang-1 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.'
+        run cat "$T/group"
+        assert_output "False Unschedulable: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining"
+    done
+}
+
+# Upstream: k8s.io/kubernetes@v1.38.0-beta.0 pkg/scheduler/schedule_one_podgroup.go
+# completePodGroupAlgorithmResult (a pod not tried gets the group's status)
+@test "gang 1.38: a member not tried names its parent pod group too" {
+    sched 1.38 sched-gang-count
+    run cat "$T/pods"
+    assert_output 'gang-0 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.
+gang-1 Unschedulable: parent pod group "gang" is unschedulable'
+    run cat "$T/group"
+    assert_output "False Unschedulable: scheduling policy's minimum threshold (2) cannot be satisfied: 0 scheduled, 1 unschedulable, 1 not-evaluated"
+    sched 1.37 sched-gang-count
+    run cat "$T/pods"
+    assert_output 'gang-0 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.
+gang-1 Unschedulable: minCount (2) cannot be satisfied: 0 scheduled, 1 remaining'
+}
+
+# Upstream: k8s.io/kubernetes@v1.38.0-beta.0 pkg/scheduler/algorithm_podgroup.go
+# RunRootSchedulingAlgorithm ("no pods were schedulable"); 1.37.2
+# runRootSchedulingAlgorithm (errPodGroupUnschedulable alone)
+@test "group 1.38: a cycle that places no pod says no pods were schedulable" {
+    sched 1.38 sched-group-basic
+    run cat "$T/group"
+    assert_output "False Unschedulable: no pods were schedulable"
+    sched 1.37 sched-group-basic
+    run cat "$T/group"
+    assert_output "False Unschedulable: pod group is unschedulable"
+}
