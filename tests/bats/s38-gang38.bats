@@ -81,3 +81,20 @@ gang-1 Unschedulable: minCount (2) cannot be satisfied: 0 scheduled, 1 remaining
     run cat "$T/group"
     assert_output "False Unschedulable: pod group is unschedulable"
 }
+
+# Upstream: k8s.io/kubernetes@v1.38.0-beta.0
+# pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go PreEnqueue
+# (the root group's readiness, named by EntityKey.String); v1.37.2
+# preEnqueueHierarchiesDisabled
+@test "gang 1.38: PreEnqueue names the group that waits for its quorum, or is not created" {
+    G="$DATA/groups"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --kubernetes-version 1.38 "$G/two-gpus.yaml" "$G/gang-short.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: pod default/gang-0: waiting for podgroup/default/gang to meet its quorum
+dra-alloc: pod default/gang-1: waiting for podgroup/default/gang to meet its quorum" ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --kubernetes-version 1.38 "$G/two-gpus.yaml" "$G/missing-group.yaml"
+    assert_failure 1
+    [[ $stderr == *'dra-alloc: pod default/orphan: pod group "nowhere" or one of its composite pod group ancestors has not been created yet' ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --kubernetes-version 1.37 "$G/two-gpus.yaml" "$G/gang-short.yaml"
+    [[ $stderr == *"pod default/gang-1: waiting for minCount pods from a gang to appear in scheduling queue" ]]
+}

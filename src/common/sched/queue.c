@@ -285,17 +285,24 @@ static void find_groups(const dra_objset *set, entry *ents, size_t g0, size_t g1
 
 /* The group's checks before its pods are tried: gangscheduling PreEnqueue
  * (its PodGroup is there; a gang has minCount pods) and validatePodGroup
- * (one scheduler name; every member at the group's priority). */
-static void check_group(entry *g, qkey *const *members, int64_t all)
+ * (one scheduler name; every member at the group's priority).  1.38 words
+ * PreEnqueue's refusals by the root group (k8s.io/kubernetes@v1.38.0-beta.0
+ * pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go
+ * PreEnqueue; the key is "podgroup/NS/NAME", EntityKey.String). */
+static void check_group(entry *g, qkey *const *members, int64_t all, bool r38)
 {
     if (!g->group) {
-        g->hold = dra_xasprintf("waiting for pods's pod group \"%s\" to appear in scheduling queue", g->name);
+        g->hold = r38 ? dra_xasprintf("pod group \"%s\" or one of its composite pod group ancestors has not been "
+                                      "created yet",
+                                      g->name)
+                      : dra_xasprintf("waiting for pods's pod group \"%s\" to appear in scheduling queue", g->name);
         return;
     }
     const json_t *gang = dra_jfield(dra_jfield(dra_jfield(g->group->json, "spec"), "schedulingPolicy"), "gang");
     g->min_count = gang ? json_integer_value(dra_jfield(gang, "minCount")) : 1;
     if (all < g->min_count) {
-        g->hold = dra_xstrdup("waiting for minCount pods from a gang to appear in scheduling queue");
+        g->hold = r38 ? dra_xasprintf("waiting for podgroup/%s/%s to meet its quorum", g->ns, g->name)
+                      : dra_xstrdup("waiting for minCount pods from a gang to appear in scheduling queue");
         return;
     }
     const char *first_sched = g->mcount ? members[g->mfirst]->sched_name : "";
@@ -405,7 +412,7 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
             if (missing)
                 out->warnings = refused_class(out->warnings, missing, "pod group", e->group);
         }
-        check_group(e, members, all[gi]);
+        check_group(e, members, all[gi], dra_features_release_of(f) >= DRA_RELEASE_1_38);
         if (!e->group)
             e->why = dra_xasprintf("PodGroup %s/%s, not in the input; this pod:", e->ns, e->name);
         else if (e->ts)
