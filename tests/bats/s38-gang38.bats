@@ -28,8 +28,11 @@ sched() {
 # Upstream: k8s.io/kubernetes@v1.38.0-beta.0 pkg/scheduler/schedule_one.go
 # handleSchedulingFailure (a podGroupFitError: "parent pod group %q is
 # unschedulable"), framework/plugins/gangscheduling/gangscheduling.go
-# PlacementFeasible; compared with kube-scheduler by tests/upstream/cluster
-# (sched-gang-devices)
+# PlacementFeasible; the group's status gains DynamicResources'
+# PodGroupPostFilter reason (framework/runtime/framework.go
+# RunPodGroupPostFilterPlugins: DefaultPreemption's "No preemption victims
+# found" is Unschedulable from 1.38); compared with kube-scheduler by
+# tests/upstream/cluster (sched-gang-devices)
 @test "gang 1.38: a member that fit names its parent pod group; the group the minimum threshold" {
     sched 1.38 sched-gang-devices
     [[ $stderr == 'dra-alloc: pod default/gang-0: parent pod group "gang" is unschedulable
@@ -38,7 +41,7 @@ dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all cl
     assert_output 'gang-0 Unschedulable: parent pod group "gang" is unschedulable
 gang-1 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.'
     run cat "$T/group"
-    assert_output "False Unschedulable: scheduling policy's minimum threshold (2) cannot be satisfied: 1 scheduled, 1 unschedulable, 0 not-evaluated"
+    assert_output "False Unschedulable: scheduling policy's minimum threshold (2) cannot be satisfied: 1 scheduled, 1 unschedulable, 0 not-evaluated, deallocation and deletion of ResourceClaims completed"
 }
 
 # Upstream: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one_podgroup.go
@@ -63,7 +66,7 @@ gang-1 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.'
     assert_output 'gang-0 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.
 gang-1 Unschedulable: parent pod group "gang" is unschedulable'
     run cat "$T/group"
-    assert_output "False Unschedulable: scheduling policy's minimum threshold (2) cannot be satisfied: 0 scheduled, 1 unschedulable, 1 not-evaluated"
+    assert_output "False Unschedulable: scheduling policy's minimum threshold (2) cannot be satisfied: 0 scheduled, 1 unschedulable, 1 not-evaluated, deallocation and deletion of ResourceClaims completed"
     sched 1.37 sched-gang-count
     run cat "$T/pods"
     assert_output 'gang-0 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.
@@ -76,7 +79,7 @@ gang-1 Unschedulable: minCount (2) cannot be satisfied: 0 scheduled, 1 remaining
 @test "group 1.38: a cycle that places no pod says no pods were schedulable" {
     sched 1.38 sched-group-basic
     run cat "$T/group"
-    assert_output "False Unschedulable: no pods were schedulable"
+    assert_output "False Unschedulable: no pods were schedulable, deallocation and deletion of ResourceClaims completed"
     sched 1.37 sched-group-basic
     run cat "$T/group"
     assert_output "False Unschedulable: pod group is unschedulable"
@@ -97,4 +100,18 @@ dra-alloc: pod default/gang-1: waiting for podgroup/default/gang to meet its quo
     [[ $stderr == *'dra-alloc: pod default/orphan: pod group "nowhere" or one of its composite pod group ancestors has not been created yet' ]]
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --kubernetes-version 1.37 "$G/two-gpus.yaml" "$G/gang-short.yaml"
     [[ $stderr == *"pod default/gang-1: waiting for minCount pods from a gang to appear in scheduling queue" ]]
+}
+
+# Upstream: k8s.io/kubernetes@v1.38.0-beta.0 pkg/scheduler/schedule_one_podgroup.go
+# validatePodGroupHierarchy (validatePod names the pod and the root group);
+# v1.37.2 validatePodGroup
+@test "group 1.38: members whose priority is not the group's are named with the root group" {
+    G="$DATA/groups"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --kubernetes-version 1.38 "$G/two-gpus.yaml" "$G/priority-mismatch.yaml"
+    assert_failure 2
+    [[ $stderr == 'dra-alloc: pod default/worker-0: all pods in a pod group hierarchy should have the same priority as the root pod group'"'"'s priority, got 0 ("worker-0") and 1000 ("podgroup/default/train")
+dra-alloc: pod default/worker-1: all pods in a pod group hierarchy should have the same priority as the root pod group'"'"'s priority, got 0 ("worker-0") and 1000 ("podgroup/default/train")' ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --kubernetes-version 1.37 "$G/two-gpus.yaml" "$G/priority-mismatch.yaml"
+    assert_failure 2
+    [[ $stderr == *"pod default/worker-1: all pods in a single pod group should have the same priority as the pod group's priority, got 0 and 1000" ]]
 }

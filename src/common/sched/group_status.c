@@ -21,9 +21,10 @@ static json_t *find_condition(const json_t *group)
 void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_outcome o, const char *msg, int64_t now)
 {
     const char *status = o == DRA_GROUP_SCHEDULED ? "True" : "False";
-    const char *reason = o == DRA_GROUP_SCHEDULED       ? "Scheduled"
-                         : o == DRA_GROUP_UNSCHEDULABLE ? "Unschedulable"
-                                                        : "SchedulerError";
+    const char *reason = o == DRA_GROUP_SCHEDULED         ? "Scheduled"
+                         : o == DRA_GROUP_UNSCHEDULABLE   ? "Unschedulable"
+                         : o == DRA_GROUP_POD_GROUP_ERROR ? "PodGroupError"
+                                                          : "SchedulerError";
     if (!msg)
         msg = "";
     const json_t *cur = dra_changes_current(st, group);

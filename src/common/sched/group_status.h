@@ -23,6 +23,7 @@ typedef enum {
     DRA_GROUP_SCHEDULED,       /* True, reason Scheduled */
     DRA_GROUP_UNSCHEDULABLE,   /* False, reason Unschedulable */
     DRA_GROUP_SCHEDULER_ERROR, /* False, reason SchedulerError */
+    DRA_GROUP_POD_GROUP_ERROR, /* False, reason PodGroupError: from 1.38, the group itself is invalid */
 } dra_group_outcome;
 
 #define DRA_POD_GROUP_INITIALLY_SCHEDULED "PodGroupInitiallyScheduled"

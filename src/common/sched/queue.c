@@ -288,7 +288,9 @@ static void find_groups(const dra_objset *set, entry *ents, size_t g0, size_t g1
  * (one scheduler name; every member at the group's priority).  1.38 words
  * PreEnqueue's refusals by the root group (k8s.io/kubernetes@v1.38.0-beta.0
  * pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go
- * PreEnqueue; the key is "podgroup/NS/NAME", EntityKey.String). */
+ * PreEnqueue; the key is "podgroup/NS/NAME", EntityKey.String) and names
+ * the pods and the root group in validatePodGroupHierarchy's
+ * (schedule_one_podgroup.go). */
 static void check_group(entry *g, qkey *const *members, int64_t all, bool r38)
 {
     if (!g->group) {
@@ -306,16 +308,24 @@ static void check_group(entry *g, qkey *const *members, int64_t all, bool r38)
         return;
     }
     const char *first_sched = g->mcount ? members[g->mfirst]->sched_name : "";
+    const char *first_name = g->mcount ? members[g->mfirst]->name : "";
     for (size_t i = g->mfirst; i < g->mfirst + g->mcount && !g->hold; i++) {
         const qkey *k = members[i];
         if (strcmp(k->sched_name, first_sched))
-            g->hold = dra_xasprintf("all pods in a single pod group should have the same .spec.schedulerName set, "
-                                    "got: \"%s\" and \"%s\"",
-                                    k->sched_name, first_sched);
+            g->hold = r38 ? dra_xasprintf("all pods in a pod group hierarchy should have the same .spec.schedulerName "
+                                          "set, got: \"%s\" (\"%s\") and \"%s\" (\"%s\")",
+                                          k->sched_name, k->name, first_sched, first_name)
+                          : dra_xasprintf("all pods in a single pod group should have the same .spec.schedulerName "
+                                          "set, got: \"%s\" and \"%s\"",
+                                          k->sched_name, first_sched);
         else if (k->priority != g->priority)
-            g->hold = dra_xasprintf("all pods in a single pod group should have the same priority as the pod "
-                                    "group's priority, got %" PRId64 " and %" PRId64,
-                                    k->priority, g->priority);
+            g->hold = r38 ? dra_xasprintf("all pods in a pod group hierarchy should have the same priority as the root "
+                                          "pod group's priority, got %" PRId64 " (\"%s\") and %" PRId64
+                                          " (\"podgroup/%s/%s\")",
+                                          k->priority, k->name, g->priority, g->ns, g->name)
+                          : dra_xasprintf("all pods in a single pod group should have the same priority as the pod "
+                                          "group's priority, got %" PRId64 " and %" PRId64,
+                                          k->priority, g->priority);
         g->hold_error = g->hold != NULL;
     }
 }

@@ -1456,6 +1456,15 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
      * not a success: the framework wants one pod placed in the cycle */
     if (cycle && !gmsg && !any)
         gmsg = dra_xstrdup(r38 ? "no pods were schedulable" : "pod group is unschedulable");
+    /* an unschedulable group runs the PodGroupPostFilter plugins, whose
+     * reasons the group's status gains: from 1.38 DynamicResources' stays,
+     * as DefaultPreemption finding no victims answers Unschedulable (1.37:
+     * UnschedulableAndUnresolvable, which drops it) */
+    if (cycle && gmsg && !gerr && r38) {
+        char *m = dra_xasprintf("%s, deallocation and deletion of ResourceClaims completed", gmsg);
+        free(gmsg);
+        gmsg = m;
+    }
     /* the group's condition: from this cycle, from the cycle whose
      * placements this run leaves out, or from validatePodGroup */
     const verdict *lv = &verdicts[lead->index];
@@ -1468,7 +1477,7 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     else if (lead->group && lv->gcond)
         group_outcome(S, lead->group, (dra_group_outcome)(lv->gcond - 1), lv->gmsg);
     else if (hold_err)
-        group_outcome(S, lead->group, DRA_GROUP_SCHEDULER_ERROR, hold_err);
+        group_outcome(S, lead->group, r38 ? DRA_GROUP_POD_GROUP_ERROR : DRA_GROUP_SCHEDULER_ERROR, hold_err);
     free(hold_err);
     if (!gmsg)
         return false;
@@ -1476,10 +1485,9 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
      * that fit fails with the group's after errPodGroupUnschedulable, one
      * not tried with the group's alone (an error fails them all but the
      * erring pod with the group's).  From 1.38 those pods name the parent
-     * group instead (parent_failed).  The PodGroupPostFilter plugins' reason
-     * the scheduler appends to the group's status is DefaultPreemption's
-     * (its UnschedulableAndUnresolvable answer drops DynamicResources'):
-     * left out, as there is no preemption here. */
+     * group instead (parent_failed).  DefaultPreemption's PodGroupPostFilter
+     * reason the scheduler appends to the group's status ("pod group
+     * preemption: ...") is left out, as there is no preemption here. */
     for (size_t qi = from; qi < to; qi++) {
         dra_sched_pod *sp = &S->out->pods[S->out->npods - (to - qi)];
         bool own = qi < tried && sp->outcome == (gerr ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE);
