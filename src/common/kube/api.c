@@ -420,6 +420,25 @@ static dra_err *write_req(dra_kube_api *a, const dra_kube_resource *r, const cha
     return dra_kube_write(a, r, method, ns, name, sub, NULL, ctype, body, out, resp);
 }
 
+/* body as the server takes it at version (a new reference): a v1 object of
+ * r's group renamed v1beta2 where that is what the server serves (an apply,
+ * create or update body must name the version of its URL: HTTP 400 "invalid
+ * object type" otherwise).  v1beta2's DRA kinds have v1's fields
+ * (k8s.io/api@v0.36.3 resource/v1beta2/types.go), v1beta1's and
+ * v1alpha3's do not: those bodies go as they are. */
+static json_t *served_body(const dra_kube_resource *r, const char *version, const json_t *body)
+{
+    const char *av = json_string_value(json_object_get(body, "apiVersion"));
+    size_t g = strlen(r->group);
+    if (!av || !g || strcmp(version, "v1beta2") != 0 || strncmp(av, r->group, g) != 0 || strcmp(av + g, "/v1") != 0)
+        return json_incref((json_t *)body);
+    json_t *c = json_copy((json_t *)body);
+    char *nav = dra_xasprintf("%s/%s", r->group, version);
+    json_object_set_new(c, "apiVersion", json_string(nav));
+    free(nav);
+    return c;
+}
+
 dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns,
                         const char *name, const char *sub, const char *query, const char *ctype, const json_t *body,
                         json_t **out, dra_kube_resp *resp)
@@ -437,7 +456,9 @@ dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char 
         free(path);
         path = q;
     }
-    char *data = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_t *sent = served_body(r, version, body);
+    char *data = sent ? json_dumps(sent, JSON_COMPACT) : NULL;
+    json_decref(sent);
     dra_kube_req req = {method, path, ctype, data, data ? strlen(data) : 0};
     dra_kube_stats *st = dra_kube_client_stats(a->c);
     st->writes++;

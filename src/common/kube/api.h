@@ -114,7 +114,10 @@ DRA_MUST_USE dra_err *dra_kube_delete(dra_kube_api *a, const dra_kube_resource *
                                       const char *uid, const char *rv, dra_kube_resp *resp);
 
 /* Any write: method, optional subresource, query ("fieldManager=x&force=true",
- * escaped) and content type; counts writes and conflicts (409). */
+ * escaped) and content type; counts writes and conflicts (409).  A body of
+ * r's group at v1 goes to a server that serves r as v1beta2 only (1.36's
+ * DeviceTaintRules) with that apiVersion: the two versions have the same
+ * fields; body itself is not changed. */
 DRA_MUST_USE dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns,
                                      const char *name, const char *sub, const char *query, const char *ctype,
                                      const json_t *body, json_t **out, dra_kube_resp *resp);
