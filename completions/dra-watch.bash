@@ -85,6 +85,7 @@ _dra_watch() {
         --max-passes) return;;
         --health-addr) return;;
         --now) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --context) COMPREPLY=($(compgen -W "$(kubectl config get-contexts -o name 2>/dev/null)" -- "$cur")); return;;
@@ -97,7 +98,7 @@ _dra_watch() {
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --health-addr --now --kubernetes-version --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --request-timeout --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --health-addr --now --feature-gates --kubernetes-version --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --request-timeout --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -138,6 +138,9 @@ dra_err *dra_watch_job_stages(const dra_watch_values *v, char *const *pipeline, 
         if (e)
             return e;
         for (size_t i = 0; i < j->nstages; i++) {
+            /* the gates the cluster runs with, where they differ from the
+             * release's defaults (1.36's DRADeviceTaintRules, say) */
+            add_pair(j, i, "--feature-gates", v->feature_gates);
             j->name[i] = dra_xasprintf("%s %s", j->argv[i][0], j->argv[i][1]);
             j->stages[i] = (dra_run_stage){j->argv[i], j->name[i], j->argv[i][0]};
         }

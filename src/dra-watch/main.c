@@ -141,6 +141,8 @@ static dra_err *cmd_run(const dra_args *a, const dra_watch_values *v, dra_sessio
                            "--node, --socket, --registry-dir, --plugins-dir and --checkpoint belong to --job node");
     if (v->job && a->npos)
         return dra_err_new(DRA_EXIT_INPUT, "--job %s takes no pipeline", v->job);
+    if (v->feature_gates && !v->job)
+        return dra_err_new(DRA_EXIT_INPUT, "--feature-gates is for --job: give a pipeline's tools their own");
     if (!v->job && !a->npos)
         return dra_err_new(DRA_EXIT_INPUT, "run needs --job claims|evict, --job node --node NAME, or '-- PIPELINE'");
     if (node_job && !v->interval)

@@ -28,6 +28,9 @@ typedef struct dra_watch_values {
     long long max_events, max_passes;
     const char *job, *node, *socket, *registry_dir, *plugins_dir, *checkpoint; /* run */
     const char *now, *kubernetes_version, *interval, *debounce, *health_addr;
+    /* --feature-gates: given to the --job's tools as it is (they check it
+     * against the release they are given) */
+    const char *feature_gates;
     bool once, dry_run, apply;
     /* hidden, for the tests: shorter waits */
     long long test_backoff_base_ms, test_backoff_cap_ms, test_watch_timeout_s, test_watch_idle_s;

@@ -64,7 +64,7 @@ static const dra_opt run_opts[] = {
     {OPT_DEBOUNCE, "debounce", 0, DRA_ARG_REQUIRED, "DURATION", "quiet time after a change before a pass (default 300ms)", NULL},
     {OPT_MAX_PASSES, "max-passes", 0, DRA_ARG_REQUIRED, "N", "stop after N passes", NULL},
     {OPT_HEALTH_ADDR, "health-addr", 0, DRA_ARG_REQUIRED, "HOST:PORT", "serve /healthz, /readyz (after the first good pass) and /metrics here", NULL},
-    DRA_OPT_NOW_ENTRY, DRA_OPT_KUBERNETES_VERSION_ENTRY,
+    DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY,
     KUBE_OPTS_NS("only this namespace's claims, pods and templates (default: every namespace, as a controller)"), REPLAY_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 
@@ -109,7 +109,8 @@ const dra_optval dra_watch_vals[] = {
     V(STRING, OPT_CHECKPOINT, checkpoint), V(BOOL, OPT_ONCE, once), V(BOOL, OPT_DRY_RUN, dry_run),
     V(BOOL, OPT_APPLY, apply), V(STRING, OPT_INTERVAL, interval), V(STRING, OPT_DEBOUNCE, debounce),
     DRA_VAL_INT(OPT_MAX_PASSES, dra_watch_values, max_passes, 0, LLONG_MAX), V(STRING, DRA_OPT_NOW, now),
-    V(STRING, DRA_OPT_KUBERNETES_VERSION, kubernetes_version), V(STRING, OPT_HEALTH_ADDR, health_addr),
+    V(STRING, DRA_OPT_KUBERNETES_VERSION, kubernetes_version), V(STRING, DRA_OPT_FEATURE_GATES, feature_gates),
+    V(STRING, OPT_HEALTH_ADDR, health_addr),
     DRA_VAL_INT(OPT_TEST_BACKOFF_BASE, dra_watch_values, test_backoff_base_ms, 1, 60000),
     DRA_VAL_INT(OPT_TEST_BACKOFF_CAP, dra_watch_values, test_backoff_cap_ms, 1, 600000),
     DRA_VAL_INT(OPT_TEST_WATCH_TIMEOUT, dra_watch_values, test_watch_timeout_s, 1, 3600),
