@@ -7,6 +7,13 @@ load helpers
 
 setup_file() {
     export CLUSTER_CONTROLLERS=resourcequota-controller,serviceaccount-controller,namespace-controller,garbage-collector-controller
+    # 1.36 serves DeviceTaintRules as resource.k8s.io/v1beta2 only, and only
+    # with DRADeviceTaintRules and that API on (both off by default): the
+    # tests of rules run on such a cluster, the tools given the gate too
+    if [[ ${DRA_KUBERNETES_VERSION:-} == 1.36 ]]; then
+        export CLUSTER_FEATURE_GATES=DRADeviceTaintRules=true
+        export CLUSTER_RUNTIME_CONFIG=resource.k8s.io/v1beta2/devicetaintrules=true
+    fi
     cluster_start "$BATS_FILE_TMPDIR/c"
 }
 
@@ -292,19 +299,24 @@ STAGE
     # request: kube-apiserver refuses that status, so it is left out here
     jq '(.items // .) |= map(if .metadata.name == "x" then del(.status.extendedResourceClaimStatus) else . end)' \
         "$DATA/evict/claims-pods.json" >"$W/claims-pods.json"
-    load_objects "$DATA/evict/slices.yaml" "$DATA/evict/rules.yaml" "$W/claims-pods.json"
+    local rules=$DATA/evict/rules.yaml gates=()
+    if [[ ${DRA_KUBERNETES_VERSION:-} == 1.36 ]]; then
+        rules=$DATA/evict/rules-v1beta2.yaml gates=(--feature-gates DRADeviceTaintRules=true)
+    fi
+    load_objects "$DATA/evict/slices.yaml" "$rules" "$W/claims-pods.json"
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --job evict --apply --now 2026-03-01T10:05:00Z --stats \
-        --kubeconfig "$C/kubeconfig-evict"
+        --kubeconfig "$C/kubeconfig-evict" "${gates[@]}"
     assert_success
     [[ $stderr != *Forbidden* ]]
-    run "$KUBECTL" get devicetaintrules -o json --show-managed-fields
+    # (1.36's v1beta2 comes with a deprecation warning on stderr)
+    run --separate-stderr "$KUBECTL" get devicetaintrules -o json --show-managed-fields
     assert_success
     jq -e '.items[] | select(.status.conditions != null) | .metadata.managedFields[]
            | select(.manager == "device-taint-eviction-controller" and .operation == "Apply" and .subresource == "status")' \
         <<<"$output" >/dev/null
     # the next pass writes nothing
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --job evict --apply --now 2026-03-01T10:05:00Z --stats \
-        --kubeconfig "$C/kubeconfig-evict"
+        --kubeconfig "$C/kubeconfig-evict" "${gates[@]}"
     assert_success
     [[ $stderr == *"writes=0"* ]]
 }
