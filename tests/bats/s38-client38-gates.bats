@@ -44,3 +44,23 @@ rules() {
     assert_failure 2
     [[ $stderr == *"--feature-gates is for --job"* ]]
 }
+
+@test "run --job evict --apply against a server that serves resource.k8s.io as v1beta2 only: the rules' status is applied at v1beta2" {
+    load ../apiserver/helpers
+    local d="$BATS_TEST_TMPDIR/beta"
+    apiserver_start "$d" --dra-versions v1beta2
+    # the cluster as such a server keeps it: its DRA objects at v1beta2
+    { yq -c . "$D/slices.yaml"; yq -c . "$D/rules-v1beta2.yaml"; jq -c '.items[]' "$D/claims-pods.json"; } |
+        jq -c 'if .apiVersion == "resource.k8s.io/v1" then .apiVersion = "resource.k8s.io/v1beta2" else . end' |
+        jq -s . >"$d/objs.json"
+    apiserver_req POST /_test/objects "$(cat "$d/objs.json")" >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job evict --apply --kubernetes-version 1.36 \
+        --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:05:00Z --stats
+    local rc=$? err=$stderr
+    "$DRA_BIN/dra-watch" get devicetaintrules >"$d/rules"
+    apiserver_stop
+    [[ $err != *"invalid object type"* ]] || { echo "$err"; false; }
+    assert_equal "$rc" 0
+    assert_equal "$(jq -r 'select(.status.conditions[0].type == "EvictionInProgress") | .metadata.name' "$d/rules" | sort | tr '\n' ' ')" \
+        "maintenance-node-b what-if-all-gpus "
+}

@@ -443,5 +443,5 @@ etcd_compact() {
     wait_for 60 grep -q 'first second' "$W/passes" || { kill "$pid"; cat "$W/err"; false; }
     kill "$pid"
     wait "$pid" || true
-    [[ $(cat "$W/err") != *"pass "*" failed"* ]]
+    [[ $(cat "$W/err") != *"pass "*" failed"* ]] || { cat "$W/err"; false; }
 }
