@@ -65,6 +65,10 @@ UNIT_TEST(estimates_38)
         /* library/cost.go: indexOf on a receiver bound to string (the
          * strings overload declared first) costs a tenth of its size */
         {"[][1].lastIndexOf('a') > 1", 12, 1844674407370955276u, 12, 12},
+        /* library/cost.go replace() sizes this 7..1; standard.go's
+         * version 0 matches() model (roundScale, model.go rangedBounds)
+         * caps the lower bound at the upper one */
+        {"'x'.matches('a'.replace('https://example.com', '  pad  '))", 2, 2, 3, 2},
         /* dynamic-resource-allocation cel/compile.go multiAllocType:
          * withMaxElements(BoolType, 1), so includes() on it costs 0..1 */
         {"device.allowMultipleAllocations.includes('a')", 2, 3, 2, 3},

@@ -89,6 +89,18 @@ static est model_scale(const cel_cost_options *o, est a, uint64_t p, uint64_t q)
     return by_factor(a, (double)p / (double)q);
 }
 
+/* cel-go v0.33 common/cost standard.go roundScale, the version 0 models
+ * of matches() and contains(): Ranged(Scale(a), Scale(a)), whose lower
+ * bound model.go rangedBounds caps at the upper one, so an inverted
+ * size (replace() can yield one) prices as its upper bound. */
+static est model_round_scale(const cel_cost_options *o, est a, uint64_t p, uint64_t q)
+{
+    est r = model_scale(o, a, p, q);
+    if (o && o->cel_go_033 && r.min > r.max)
+        r.min = r.max;
+    return r;
+}
+
 /* Go's uint64(x) on amd64, out of range included: 2^64 becomes 2^63. */
 static uint64_t go_uint64(double x)
 {
@@ -778,11 +790,12 @@ static est function_cost(coster *c, const cel_node *n, const cel_overload *o, co
         return add(arg_sizes[1], args_cost);
     bool global_matches = !strcmp(id, "matches") && !member && nargs == 2 && !(c->opts && c->opts->cel_go_026);
     if ((!strcmp(id, "matches_string") && member && nargs == 1) || global_matches) {
-        est str = model_scale(mo, add(sizes[0], (est){1, 1}), 1, 10), re = model_scale(mo, sizes[1], 1, 4);
+        est str = model_round_scale(mo, add(sizes[0], (est){1, 1}), 1, 10);
+        est re = model_round_scale(mo, sizes[1], 1, 4);
         return add(mul(str, re), args_cost);
     }
     if (!strcmp(id, "contains_string") && member && nargs == 1)
-        return add(mul(model_scale(mo, sizes[0], 1, 10), model_scale(mo, sizes[1], 1, 10)), args_cost);
+        return add(mul(model_round_scale(mo, sizes[0], 1, 10), model_round_scale(mo, sizes[1], 1, 10)), args_cost);
     if ((!strcmp(id, "logical_or") || !strcmp(id, "logical_and")) && k == 2)
         return (est){costs[0].min, add(costs[0], costs[1]).max};
     if (!strcmp(id, "conditional") && k == 3) {
