@@ -69,6 +69,13 @@ UNIT_TEST(estimates_38)
          * version 0 matches() model (roundScale, model.go rangedBounds)
          * caps the lower bound at the upper one */
         {"'x'.matches('a'.replace('https://example.com', '  pad  '))", 2, 2, 3, 2},
+        /* common/cost default_strategy.go estimateListExpr: a literal's
+         * element keeps its own element sizes (SizeEstimate.Elem at every
+         * level), through an index, a variable and a union (1.37 keeps
+         * one level) */
+        {"cel.bind(l, [['a']], l[0][0] + 'x') == ''", 34, 34, 34, 1844674407370955297u},
+        {"(true ? [['a']] : [['abcd'], []])[1][0] + 'x' == ''", 23, 33, 23, 1844674407370955296u},
+        {"[[['abc']]].exists(x, x[0][0] + 'b' == '')", 35, 39, 35, 1844674407370955302u},
         /* dynamic-resource-allocation cel/compile.go multiAllocType:
          * withMaxElements(BoolType, 1), so includes() on it costs 0..1 */
         {"device.allowMultipleAllocations.includes('a')", 2, 3, 2, 3},

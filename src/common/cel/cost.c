@@ -114,10 +114,14 @@ static uint64_t go_uint64(double x)
 }
 
 /* The sizes of a list's or map's entries (cel-go entrySizeEstimate);
- * container is CEL_T_LIST or CEL_T_MAP. */
+ * container is CEL_T_LIST or CEL_T_MAP.  Under 1.38 sub holds the entry
+ * sizes of the values themselves, lists or maps (cel-go v0.33 keeps
+ * SizeEstimate.Elem at every level); NULL when unknown.  It points into
+ * the coster's kept entries. */
 typedef struct entry_size {
     cel_type_kind container;
     est key, val;
+    const struct entry_size *sub;
 } entry_size;
 
 /* A field path (cel-go AstNode.Path()); n == 0 is no path.  cap is the
@@ -154,6 +158,8 @@ typedef struct coster {
     size_t nlocals, caplocals;
     const char ***paths; /* every path array made, freed at the end */
     size_t npaths, cappaths;
+    entry_size **kept; /* every nested entry_size made, freed at the end */
+    size_t nkept, capkept;
 } coster;
 
 static node_info *info_of(coster *c, const cel_node *n, bool create)
@@ -186,6 +192,32 @@ static fpath extend(coster *c, fpath base, const char *last)
     /* Go's append: the same array while there is room, else twice the room */
     size_t cap = base.n < base.cap ? base.cap : base.cap ? 2 * base.cap : 1;
     return (fpath){v, base.n + 1, cap};
+}
+
+/* A copy of *e that lives as long as the coster (NULL stays NULL). */
+static const entry_size *keep_entry(coster *c, const entry_size *e)
+{
+    if (!e)
+        return NULL;
+    entry_size *k = dra_xmalloc(sizeof *k);
+    *k = *e;
+    if (c->nkept == c->capkept) {
+        c->capkept = c->capkept ? c->capkept * 2 : 16;
+        c->kept = dra_xrealloc(c->kept, c->capkept * sizeof *c->kept);
+    }
+    c->kept[c->nkept++] = k;
+    return k;
+}
+
+/* cel-go v0.33 common/cost cost.go mergeSizeEstimatePtr on the entries
+ * of values: either one when the other is unknown, else their union at
+ * every level. */
+static const entry_size *sub_union(coster *c, const entry_size *a, const entry_size *b)
+{
+    if (!a || !b || a == b)
+        return a ? a : b;
+    entry_size u = {a->container, unite(a->key, b->key), unite(a->val, b->val), sub_union(c, a->sub, b->sub)};
+    return keep_entry(c, &u);
 }
 
 static const local_var *peek_local(const coster *c, const char *name)
@@ -334,14 +366,15 @@ static const entry_size *entry_union(const entry_size *a, const entry_size *b, e
 {
     if (!a || !b)
         return NULL;
-    *buf = (entry_size){a->container, unite(a->key, b->key), unite(a->val, b->val)};
+    *buf = (entry_size){a->container, unite(a->key, b->key), unite(a->val, b->val), NULL};
     return buf;
 }
 
 /* cel-go v0.33 common/cost helper.go mergeMeta, for two operands sized sa
  * and sb: an operand that states no entry sizes adds nothing when it is
  * empty and unknown entries when it may hold some. */
-static const entry_size *entry_merge(const entry_size *a, est sa, const entry_size *b, est sb, entry_size *buf)
+static const entry_size *entry_merge(coster *c, const entry_size *a, est sa, const entry_size *b, est sb,
+                                     entry_size *buf)
 {
     if (!a && !b)
         return NULL;
@@ -349,9 +382,9 @@ static const entry_size *entry_merge(const entry_size *a, est sa, const entry_si
     est sy = a ? sb : sa;
     *buf = *x;
     if (y)
-        *buf = (entry_size){x->container, unite(x->key, y->key), unite(x->val, y->val)};
+        *buf = (entry_size){x->container, unite(x->key, y->key), unite(x->val, y->val), sub_union(c, x->sub, y->sub)};
     else if (sy.max > 0)
-        *buf = (entry_size){x->container, UNKNOWN_SIZE, UNKNOWN_SIZE};
+        *buf = (entry_size){x->container, UNKNOWN_SIZE, UNKNOWN_SIZE, NULL};
     return buf;
 }
 
@@ -363,7 +396,7 @@ static const entry_size *entry_of_two(coster *c, const cel_node *a, const cel_no
     entry_size ba, bb;
     const entry_size *ea = compute_entry(c, a, &ba), *eb = compute_entry(c, b, &bb);
     if (c->opts && c->opts->cel_go_033)
-        return entry_merge(ea, size_of(c, a), eb, size_of(c, b), buf);
+        return entry_merge(c, ea, size_of(c, a), eb, size_of(c, b), buf);
     return entry_union(ea, eb, buf);
 }
 
@@ -378,6 +411,17 @@ static void copy_sizes(coster *c, const cel_node *n, const cel_node *src)
 }
 
 static est cost(coster *c, const cel_node *n);
+
+/* A literal's value entries so far (acc) with value v's (cel-go v0.33
+ * default_strategy.go estimateListExpr, unionAccumulator); none before
+ * 1.38. */
+static const entry_size *entry_sub(coster *c, const entry_size *acc, const cel_node *v)
+{
+    entry_size buf;
+    if (!(c->opts && c->opts->cel_go_033))
+        return NULL;
+    return sub_union(c, acc, keep_entry(c, compute_entry(c, v, &buf)));
+}
 
 static est cost_ident(coster *c, const cel_node *n)
 {
@@ -712,7 +756,7 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
         return false;
     }
     if (v033) { /* v0.33: the result keeps the receiver's elements (lists.go) */
-        entry_size buf = {CEL_T_LIST, {1, 1}, {1, 1}};
+        entry_size buf = {CEL_T_LIST, {1, 1}, {1, 1}, NULL};
         set_entry(c, n, !strcmp(id, "lists_range") ? &buf : compute_entry(c, argv[0], &buf));
     }
     set_size(c, n, size);
@@ -869,6 +913,8 @@ static est cost_call(coster *c, const cel_node *n)
             has_result = e != NULL;
             if (e)
                 result = e->val;
+            if (e && c->opts && c->opts->cel_go_033) /* v0.33: the element keeps its own Elem */
+                set_entry(c, n, e->sub);
             set_path(c, n, extend(c, get_path(c, argv[0]), list ? "@items" : "@values"));
         }
         if (!has_result)
@@ -880,9 +926,11 @@ static est cost_call(coster *c, const cel_node *n)
         entry_size b0, b1;
         const entry_size *e0 = compute_entry(c, argv[0], &b0);
         if (k == 3) {
-            b1 = (entry_size){CEL_T_MAP, sizes[1], sizes[2]};
+            const entry_size *sub = entry_sub(c, NULL, argv[2]);
+            b1 = (entry_size){CEL_T_MAP, sizes[1], sizes[2], sub};
             if (e0)
-                b1 = (entry_size){CEL_T_MAP, unite(e0->key, sizes[1]), unite(e0->val, sizes[2])};
+                b1 = (entry_size){CEL_T_MAP, unite(e0->key, sizes[1]), unite(e0->val, sizes[2]),
+                                  sub_union(c, e0->sub, sub)};
             set_entry(c, n, &b1);
             result = add(sizes[0], (est){1, 1});
         } else {
@@ -916,6 +964,9 @@ static void push_iter(coster *c, const char *name, const cel_node *range, int wh
             which = tlist || (k == CEL_T_DYN && !keyed && e) ? 2 : 1;
         v.has_size = which == 2 ? e != NULL : tlist || keyed;
         v.size = which == 2 && e ? e->val : tlist ? (est){1, 1} : keyed ? e->key : v.size;
+        v.has_entry = which == 2 && e && e->sub;
+        if (v.has_entry)
+            v.entry = *e->sub;
         sub = which == 2 ? (tlist ? "@items" : "@values") : tlist ? "@indices" : "@keys";
         v.path = extend(c, get_path(c, range), sub);
         push_local(c, v);
@@ -1027,24 +1078,28 @@ static est cost(coster *c, const cel_node *n)
     case CEL_NODE_CALL: return cost_call(c, n);
     case CEL_NODE_LIST: { /* coster.costCreateList */
         est s = {10, 10}, items = n->u.list.nelems ? (est){UINT64_MAX, 0} : (est){0, 0};
+        const entry_size *sub = NULL;
         for (size_t i = 0; i < n->u.list.nelems; i++) {
             s = add(s, cost(c, n->u.list.elems[i]));
             items = unite(items, size_of(c, n->u.list.elems[i]));
+            sub = entry_sub(c, sub, n->u.list.elems[i]);
         }
         if (n->u.list.nelems || !(c->opts && c->opts->cel_go_033)) /* v0.33: [] states no element size */
-            set_entry(c, n, &(entry_size){CEL_T_LIST, {1, 1}, items});
+            set_entry(c, n, &(entry_size){CEL_T_LIST, {1, 1}, items, sub});
         return s;
     }
     case CEL_NODE_MAP: { /* coster.costCreateMap */
         est s = {30, 30}, keys = n->u.map.nentries ? (est){UINT64_MAX, 0} : (est){0, 0}, vals = keys;
+        const entry_size *sub = NULL;
         for (size_t i = 0; i < n->u.map.nentries; i++) {
             s = add(s, cost(c, n->u.map.entries[i].key));
             s = add(s, cost(c, n->u.map.entries[i].value));
             keys = unite(keys, size_of(c, n->u.map.entries[i].key));
             vals = unite(vals, size_of(c, n->u.map.entries[i].value));
+            sub = entry_sub(c, sub, n->u.map.entries[i].value);
         }
         if (n->u.map.nentries || !(c->opts && c->opts->cel_go_033))
-            set_entry(c, n, &(entry_size){CEL_T_MAP, keys, vals});
+            set_entry(c, n, &(entry_size){CEL_T_MAP, keys, vals, sub});
         return s;
     }
     case CEL_NODE_STRUCT: {
@@ -1065,6 +1120,9 @@ void cel_estimate_cost(const cel_ast *ast, const cel_cost_options *opts, uint64_
     for (size_t i = 0; i < c.npaths; i++)
         free(c.paths[i]);
     free(c.paths);
+    for (size_t i = 0; i < c.nkept; i++)
+        free(c.kept[i]);
+    free(c.kept);
     free(c.info);
     free(c.locals);
     *min = e.min;
