@@ -123,4 +123,31 @@ UNIT_TEST(failed_optional_qualifier_38)
     }
 }
 
+UNIT_TEST(tracker_panic_in_key_37)
+{
+    /* cel-go v0.29.2 ext/lists.go trackListSortBy panics on a failed
+     * list; interpreter/attributes.go had observed the constant
+     * qualifiers before the key, but not the attribute itself, which
+     * runtimecost.go charges once it is resolved (upstream-cel 1.37) */
+    static const struct {
+        const char *expr;
+        uint64_t cost;
+    } cases[] = {
+        {"cel.bind(m, {'o': {'a': 1}}, m['o'][[string(1/0)].sortBy(i1, true)[0]]) == 1", 15},
+        {"{'o': {'a': 1}}['o'][[string(1/0)].sortBy(i1, true)[0]] == 1", 15},
+        {"{'o': {'a': {'b': 1}}}['o']['a'][[string(1/0)].sortBy(i1, true)[0]] == 1", 16},
+        /* a ternary's branch is never charged for the attribute */
+        {"(true ? {'o': {'a': 1}} : {})['o'][[string(1/0)].sortBy(i1, true)[0]] == 1", 15},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        uint64_t mn, mx, cost = 0;
+        CHECK(costs(37, cases[i].expr, &mn, &mx, &cost));
+        if (cost != cases[i].cost) {
+            fprintf(stderr, "  %s: cost %llu, want %llu\n", cases[i].expr, (unsigned long long)cost,
+                    (unsigned long long)cases[i].cost);
+            *unit_failed = 1;
+        }
+    }
+}
+
 UNIT_MAIN()

@@ -629,17 +629,23 @@ typedef struct ev {
     accu_frame *accus;               /* innermost mutable accumulator, or NULL */
     const cel_node *free_base;       /* an attribute whose own cost is waived (a ternary's branch) */
     const char *aborted;             /* why the evaluation stopped besides the cost limit, or NULL */
+    const cel_node *waived;          /* the last attribute root whose 1 free_base waived */
+    uint64_t open_bases;             /* attributes charged 1 that cel-go has not observed yet (eval_key) */
 } ev;
 
 static const cel_value cancelled_value = {.kind = CEL_ERROR, .v.err = CEL_COST_LIMIT_ERROR};
 
-/* Stop the evaluation when charging this call makes cel-go panic. */
+/* Stop the evaluation when charging this call makes cel-go panic.  The
+ * attributes whose keys were being evaluated were never observed, and
+ * their 1 is given back (eval_key). */
 static bool tracker_panics(ev *e, const cel_node *n, const cel_value *args, size_t nargs)
 {
     const char *why = tracker_panic(e->cx.scratch, n, args, nargs);
     if (why) {
         e->aborted = why;
         e->cancelled = true;
+        e->cost -= e->open_bases < e->cost ? e->open_bases : e->cost;
+        e->open_bases = 0;
     }
     return why != NULL;
 }
@@ -703,6 +709,7 @@ static uint64_t base_cost(ev *e, const cel_node *n)
 {
     if (n == e->free_base) {
         e->free_base = NULL;
+        e->waived = n;
         return 0;
     }
     return 1;
@@ -714,6 +721,25 @@ static uint64_t qualifier_cost(ev *e, const cel_node *n, const cel_node *operand
 {
     bool key_attribute = key && is_attribute(key) && !(key->kind == CEL_NODE_CALL && key->eval_op == OP_CONDITIONAL);
     return (key_attribute ? 0 : 1) + (is_attribute(operand) ? 0 : base_cost(e, n));
+}
+
+/* The key of the index n, its operand resolved.  cel-go applies an
+ * attribute's qualifiers in order, observing each constant one as it
+ * goes and the attribute itself (its 1, charged here with the variable
+ * or the first qualifier of a relative attribute) only once the last has
+ * been applied (interpreter/attributes.go TryResolve, runtimecost.go
+ * Observe): while the key is evaluated that 1 is open, and an ext.Lists
+ * tracker that panics there leaves it uncharged. */
+static cel_value eval_key(ev *e, const cel_node *n)
+{
+    const cel_node *op = n->u.call.args[0];
+    uint64_t open = e->open_bases;
+    const cel_node *root = is_attribute(op) ? attribute_root(op) : NULL;
+    if (root && root != e->waived && !(root->kind == CEL_NODE_CALL && root->eval_op == OP_CONDITIONAL))
+        e->open_bases++;
+    cel_value key = eval(e, n->u.call.args[1]);
+    e->open_bases = open;
+    return key;
 }
 
 /* A field selection or an index whose operand failed: cel-go's relative
@@ -1327,7 +1353,9 @@ static cel_value eval_opt_access(ev *e, const cel_node *n)
     EVAL_OR_RETURN(obj, n->u.call.args[0]);
     if (obj.kind == CEL_ERROR)
         return charge_failed_operand(e, n, n->u.call.args[0]) ? obj : cancelled_value;
-    EVAL_OR_RETURN(key, n->u.call.args[1]);
+    cel_value key = eval_key(e, n);
+    if (e->cancelled)
+        return cancelled_value;
     const cel_node *kn = n->u.call.args[1];
     bool key_attribute = is_attribute(kn) && !(kn->kind == CEL_NODE_CALL && kn->eval_op == OP_CONDITIONAL);
     /* a failed optional qualifier is not observed, nor the attribute
@@ -1424,7 +1452,9 @@ static cel_value eval_call(ev *e, const cel_node *n)
         EVAL_OR_RETURN(obj, n->u.call.args[0]);
         if (obj.kind == CEL_ERROR)
             return charge_failed_operand(e, n, n->u.call.args[0]) ? obj : cancelled_value;
-        EVAL_OR_RETURN(key, n->u.call.args[1]);
+        cel_value key = eval_key(e, n);
+        if (e->cancelled)
+            return cancelled_value;
         if (key.kind == CEL_ERROR) /* the qualifier ran, and is observed */
             return charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])) ? key : cancelled_value;
         return eval_index(e, n, obj, key);
@@ -1749,6 +1779,8 @@ cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint
     e.nlocals = 0;
     e.accus = NULL;
     e.free_base = NULL;
+    e.waived = NULL;
+    e.open_bases = 0;
     memset(e.inits, 0, sizeof e.inits);
     cel_value r = eval(&e, root);
     if (e.cancelled)
