@@ -76,6 +76,8 @@ UNIT_TEST(estimates_38)
         {"cel.bind(l, [['a']], l[0][0] + 'x') == ''", 34, 34, 34, 1844674407370955297u},
         {"(true ? [['a']] : [['abcd'], []])[1][0] + 'x' == ''", 23, 33, 23, 1844674407370955296u},
         {"[[['abc']]].exists(x, x[0][0] + 'b' == '')", 35, 39, 35, 1844674407370955302u},
+        /* common/cost estimator.go isScalar: a type value has size 1 */
+        {"type([1, 2, 3]) == type(['one', 'two', 'three'])", 23, 23, 23, 1844674407370955286u},
         /* dynamic-resource-allocation cel/compile.go multiAllocType:
          * withMaxElements(BoolType, 1), so includes() on it costs 0..1 */
         {"device.allowMultipleAllocations.includes('a')", 2, 3, 2, 3},

@@ -270,8 +270,11 @@ static void set_entry(coster *c, const cel_node *n, const entry_size *e)
     ni->entry = *e;
 }
 
-/* checker/cost.go isScalar: a size known before evaluation. */
-static bool scalar(const cel_type *t)
+/* checker/cost.go isScalar: a size known before evaluation.  cel-go
+ * v0.33 (v033) counts type values too (common/cost estimator.go
+ * isScalar), and at model version 0 an optional of a scalar, one level
+ * only (computeTypeSize). */
+static bool scalar(const cel_type *t, bool v033)
 {
     if (!t)
         return false;
@@ -282,7 +285,9 @@ static bool scalar(const cel_type *t)
     case CEL_T_INT:
     case CEL_T_TIMESTAMP:
     case CEL_T_UINT: return true;
-    case CEL_T_OPTIONAL: return t->nparams > 0 && scalar(t->params[0]);
+    case CEL_T_TYPE: return v033;
+    case CEL_T_OPTIONAL:
+        return t->nparams > 0 && (!v033 || t->params[0]->kind != CEL_T_OPTIONAL) && scalar(t->params[0], v033);
     default: return false;
     }
 }
@@ -321,7 +326,7 @@ static bool compute_size(coster *c, const cel_node *n, est *out)
         set_size(c, n, *out);
         return true;
     }
-    if (scalar(n->type)) {
+    if (scalar(n->type, c->opts && c->opts->cel_go_033)) {
         *out = (est){1, 1};
         return true;
     }
