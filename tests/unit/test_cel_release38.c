@@ -30,15 +30,33 @@ static const char *match(int rel, const char *expr)
     return out;
 }
 
+/* A case answered one way before a release and another from it on. */
+typedef struct {
+    const char *expr, *before, *later;
+} rel_case;
+
+/* Each case in 1.36, 1.37 and 1.38: its answer holds `later` from release
+ * 1.`from` on, `before` below it. */
+static void check_releases(const rel_case *cases, size_t n, int from, int *unit_failed)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int rel = 36; rel <= 38; rel++) {
+            const char *got = match(rel, cases[i].expr);
+            const char *want = rel >= from ? cases[i].later : cases[i].before;
+            if (!strstr(got, want)) {
+                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
+                *unit_failed = 1;
+            }
+        }
+}
+
 UNIT_TEST(nan_relations)
 {
     /* cel-go v0.33 common/stdlib/standard.go: < <= > >= answer false for a
      * NaN on either side (before the operand types' Compare); v0.26 and
      * v0.29 common/types double.go, int.go, uint.go Compare: an error for
      * a NaN on the left, or on the right of a number. */
-    static const struct {
-        const char *expr, *before, *v38;
-    } cases[] = {
+    static const rel_case cases[] = {
         {"0.0/0.0 < 1.0", "NaN values cannot be ordered", "false"},
         {"1.0 >= 0.0/0.0", "NaN values cannot be ordered", "false"},
         {"1 <= 0.0/0.0", "NaN values cannot be ordered", "false"},
@@ -49,16 +67,7 @@ UNIT_TEST(nan_relations)
         {"0.0/0.0 != 0.0/0.0", "true", "true"},
         {"1.0 < 2.0", "true", "true"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        for (int rel = 36; rel <= 38; rel++) {
-            const char *got = match(rel, cases[i].expr);
-            const char *want = rel == 38 ? cases[i].v38 : cases[i].before;
-            if (!strstr(got, want)) {
-                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
-                *unit_failed = 1;
-            }
-        }
-    }
+    check_releases(cases, sizeof cases / sizeof *cases, 38, unit_failed);
 }
 
 UNIT_TEST(undeclared_suggestions)
@@ -107,9 +116,7 @@ UNIT_TEST(quantity_parse_138)
      * int64 on the int64Amount fast path, printed canonically; through
      * 1.37 it is an inf.Dec at nano scale, which AsInt64 refuses and
      * AsApproximateFloat64 rounds from 10^9 times the value. */
-    static const struct {
-        const char *expr, *before, *v38;
-    } cases[] = {
+    static const rel_case cases[] = {
         {"quantity('9223372036854775807').isInteger()", "false", "true"},
         {"quantity('9223372036854775807').asInteger() == 9223372036854775807", "cannot convert value to integer",
          "true"},
@@ -134,15 +141,7 @@ UNIT_TEST(quantity_parse_138)
         {"quantity('1E-2147483648') == quantity('1n')", "true", "unable to parse quantity's suffix"},
         {"isQuantity('0e-2147483648')", "true", "false"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        for (int rel = 36; rel <= 38; rel++) {
-            const char *got = match(rel, cases[i].expr);
-            const char *want = rel == 38 ? cases[i].v38 : cases[i].before;
-            if (!strstr(got, want)) {
-                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
-                *unit_failed = 1;
-            }
-        }
+    check_releases(cases, sizeof cases / sizeof *cases, 38, unit_failed);
 }
 
 UNIT_TEST(constant_qualifiers)
@@ -153,9 +152,7 @@ UNIT_TEST(constant_qualifiers)
      * baseList or baseMap through cel-go v0.29, a sliceList or nativeMap
      * in v0.33 (common/types list.go NewRefValList, map.go NewRefValMap);
      * upstream-cel 1.37 and 1.38 answer so. */
-    static const struct {
-        const char *expr, *before, *v38;
-    } cases[] = {
+    static const rel_case cases[] = {
         {"device.attributes['dra.example.com'].n[{'a': 1.0}] == 1", "invalid qualifier type: *types.baseMap",
          "invalid qualifier type: *types.nativeMap[cel.dev/cel-go/common/types/ref.Val,"
          "cel.dev/cel-go/common/types/ref.Val]"},
@@ -168,15 +165,7 @@ UNIT_TEST(constant_qualifiers)
         {"[1][dyn([device.driver])] == 1", "invalid qualifier type: *types.baseList",
          "invalid qualifier type: *types.sliceList[cel.dev/cel-go/common/types/ref.Val]"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        for (int rel = 36; rel <= 38; rel++) {
-            const char *got = match(rel, cases[i].expr);
-            const char *want = rel == 38 ? cases[i].v38 : cases[i].before;
-            if (!strstr(got, want)) {
-                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
-                *unit_failed = 1;
-            }
-        }
+    check_releases(cases, sizeof cases / sizeof *cases, 38, unit_failed);
 }
 
 UNIT_TEST(index_of_declaration_order)
@@ -186,9 +175,7 @@ UNIT_TEST(index_of_declaration_order)
      * free receiver of indexOf or lastIndexOf binds to string first;
      * through 1.37 ListsVersion(0), declared before, binds it to a list.
      * upstream-cel 1.37 and 1.38 answer so. */
-    static const struct {
-        const char *expr, *before, *v38;
-    } cases[] = {
+    static const rel_case cases[] = {
         {"cel.bind(x, [][1], x.indexOf('a') == 0 ? x : x)", "not list(string)", "not string"},
         {"cel.bind(x, [][1], x.lastIndexOf('a') == 0 ? x : x)", "not list(string)", "not string"},
         {"cel.bind(x, [][1], x.indexOf(1) == 0 ? x : x)", "not list(int)", "not list(int)"},
@@ -198,38 +185,21 @@ UNIT_TEST(index_of_declaration_order)
         {"{}.exists(k, string(k) < k)", "false", "false"},
         {"cel.bind(x, [][1], string(x) == '' ? x : x)", "not string", "not string"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        for (int rel = 36; rel <= 38; rel++) {
-            const char *got = match(rel, cases[i].expr);
-            const char *want = rel == 38 ? cases[i].v38 : cases[i].before;
-            if (!strstr(got, want)) {
-                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
-                *unit_failed = 1;
-            }
-        }
+    check_releases(cases, sizeof cases / sizeof *cases, 38, unit_failed);
 }
 
 UNIT_TEST(int_to_duration_136)
 {
     /* cel-go v0.26 (1.36) declares duration(int), bound to a conversion
      * no int passes; v0.29 dropped it (upstream-cel 1.36, 1.37) */
-    static const struct {
-        const char *expr, *v36, *after;
-    } cases[] = {
+    static const rel_case cases[] = {
+        /* before: 1.36's answer; later: 1.37's and 1.38's */
         {"duration(dyn(1)) == duration('1s')", "type conversion error from 'int' to 'google.protobuf.Duration'",
          "no such overload"},
         {"duration(1) == duration('1s')", "1:10: invalid duration argument",
          "found no matching overload for 'duration' applied to '(int)'"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        for (int rel = 36; rel <= 38; rel++) {
-            const char *got = match(rel, cases[i].expr);
-            const char *want = rel == 36 ? cases[i].v36 : cases[i].after;
-            if (!strstr(got, want)) {
-                fprintf(stderr, "  1.%d %s: got \"%s\", want \"%s\"\n", rel, cases[i].expr, got, want);
-                *unit_failed = 1;
-            }
-        }
+    check_releases(cases, sizeof cases / sizeof *cases, 37, unit_failed);
 }
 
 UNIT_MAIN()
