@@ -43,3 +43,13 @@ READERS=(
     "dra-claim status"
     "dra-evict"
 )
+
+# pod_group_setup: the PodGroup tests' names: CI the cluster suite's inputs,
+# T the test's directory, NOW and ON the --now and GenericWorkload flags.
+# shellcheck disable=SC2034 # read by the test files that call it
+pod_group_setup() {
+    CI="$BATS_TEST_DIRNAME/../upstream/cluster/inputs"
+    T="$BATS_TEST_TMPDIR"
+    NOW="--now 2026-03-01T11:00:00Z"
+    ON="--feature-gates GenericWorkload=true"
+}

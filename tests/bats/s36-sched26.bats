@@ -5,10 +5,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
-    CI="$BATS_TEST_DIRNAME/../upstream/cluster/inputs"
-    T="$BATS_TEST_TMPDIR"
-    NOW="--now 2026-03-01T11:00:00Z"
-    ON="--feature-gates GenericWorkload=true"
+    pod_group_setup
 }
 
 # Upstream: k8s.io/kubernetes v1.37.2 pkg/scheduler/schedule_one_podgroup.go

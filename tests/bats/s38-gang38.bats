@@ -7,10 +7,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
-    CI="$BATS_TEST_DIRNAME/../upstream/cluster/inputs"
-    T="$BATS_TEST_TMPDIR"
-    NOW="--now 2026-03-01T11:00:00Z"
-    ON="--feature-gates GenericWorkload=true"
+    pod_group_setup
 }
 
 # sched REL INPUT: dra-alloc schedule at release REL on the suite's INPUT,
