@@ -261,8 +261,9 @@ static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
         return;
     /* the limit is declarative (MaxItems); validation.go's validateSet has
      * none and checks every item even past it, but past the limit the
-     * declarative rules stop there: no name format is checked (an
-     * upstream-validate mutation of 129 members, v1.37.2) */
+     * declarative rules stop there: no name format is checked and an empty
+     * name or expression is not "Required" (upstream-validate mutations of
+     * 129 and 33 members, v1.37.2) */
     bool too_many = !dra_v_max_items(v, "derivedAttributes", das, DRA_DERIVED_ATTRIBUTES_MAX);
     V_CHILD(v, "derivedAttributes")
     {
@@ -278,7 +279,8 @@ static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
                 V_CHILD(v, "name")
                 {
                     if (len == 0) {
-                        dra_ferr_required(&v->errs, VP(v), "");
+                        if (!too_many)
+                            dra_ferr_required(&v->errs, VP(v), "");
                     } else {
                         if (!too_many)
                             dra_vcheck(v, resource_fqn_check(v), s, len);
@@ -295,10 +297,12 @@ static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
                 dra_vstr(v, da, "expression", &s, &len);
                 V_CHILD(v, "expression")
                 {
-                    if (len == 0)
-                        dra_ferr_required(&v->errs, VP(v), "");
-                    else
+                    if (len == 0) {
+                        if (!too_many)
+                            dra_ferr_required(&v->errs, VP(v), "");
+                    } else {
                         dra_v_derived_expression(v, s, len);
+                    }
                 }
             }
         }

@@ -113,10 +113,14 @@ static void v_claims(vctx *v, const json_t *spec)
 
 static void v_policy(vctx *v, const json_t *spec)
 {
-    const json_t *pol = NULL, *gang;
+    const json_t *pol = NULL, *gang, *basic;
     dra_vobj(v, spec, "schedulingPolicy", &pol);
     V_CHILD(v, "schedulingPolicy")
     {
+        /* basic is an empty struct: anything but an object fails to decode
+         * (v1beta1.BasicSchedulingPolicy) */
+        if (pol)
+            dra_vobj(v, pol, "basic", &basic);
         static const char *const members[] = {"basic", "gang"};
         json_t *empty = pol ? NULL : json_object();
         v_union(v, pol ? pol : empty, members, 2);

@@ -142,6 +142,12 @@ func seedFiles() []string {
 				return nil
 			}
 			n := e.Name()
+			// the fast JSON reader's seeds are texts at its limits (a
+			// document nested deeper than the tools' 64 levels, where Go's
+			// decoder goes to 10,000), not objects of the API
+			if fuzz && strings.Contains(p, "/seeds/loadb/") {
+				return nil
+			}
 			if fuzz && (strings.Contains(p, "/seeds/strict/") || strings.Contains(p, "/seeds/stream/") ||
 				strings.Contains(p, "/seeds/workloads/")) || strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") ||
 				strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".jsonl") {
