@@ -928,7 +928,7 @@ UNIT_TEST(fail_fast_on_refused_connection)
         CHECK(dra_kube_client_new(&cfg, &o, &c) == NULL);
         if (!c)
             continue;
-        dra_kube_req req = {"GET", "/api/v1/pods", NULL, NULL, 0};
+        dra_kube_req req = {"GET", "/api/v1/pods", NULL, NULL, 0, false};
         dra_kube_resp resp;
         dra_err *e = dra_kube_do(c, &req, &resp);
         CHECK(e != NULL);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/jline.h"
 #include "io/jparse.h"
 #include "io/tape.h"
 #include "unit.h"
@@ -182,6 +183,61 @@ UNIT_TEST(tape_reused_after_a_refusal)
     CHECK(dra_tape_parse(&t, c, strlen(c), 64, &used));
     CHECK_INT(t.n, 3);
     CHECK(memcmp(t.tok[1].v.s, "x\ty", 3) == 0);
+    dra_tape_free(&t);
+}
+
+/* A value the line writer copies from the text (plain) or walks; either
+ * way its line is the one jansson's tree of it gives. */
+static bool line_case(const char *text, bool plain)
+{
+    dra_tape t = DRA_TAPE_INIT;
+    t.as_jansson = true;
+    size_t used = 0;
+    bool ok = dra_tape_parse(&t, text, strlen(text), 64, &used) && t.tok[0].plain == plain;
+    json_t *tree = json_loads(text, 0, NULL);
+    dra_buf a = DRA_BUF_INIT, b = DRA_BUF_INIT;
+    ok = ok && tree && dra_json_write_line_tape(&a, &t, 0) && dra_json_write_line(&b, tree) && a.len == b.len &&
+         memcmp(a.data, b.data, a.len) == 0;
+    json_decref(tree);
+    dra_buf_free(&a);
+    dra_buf_free(&b);
+    dra_tape_free(&t);
+    return ok;
+}
+
+UNIT_TEST(tape_lines_copied_where_the_text_is_the_line)
+{
+    CHECK(line_case("{\"a\":[1,-2,true,null],\"b\":{\"c\":\"\xc3\xa9<>&\"}}", true));
+    CHECK(line_case("{\"a\": 1}", false));           /* white space */
+    CHECK(line_case("{\"a\":\"x\\u0041\"}", false)); /* an escape */
+    CHECK(line_case("{\"a\":1.50}", false));         /* a real */
+    CHECK(line_case("{\"a\":-0}", false));           /* "-0" is 0 */
+    CHECK(line_case("[{\"a\":1},{\"b\": 2}]", false));
+    /* a key twice: no line (jansson's tree keeps the last value) */
+    dra_tape t = DRA_TAPE_INIT;
+    size_t used = 0;
+    const char *dup = "{\"a\":1,\"a\":2}";
+    dra_buf b = DRA_BUF_INIT;
+    CHECK(dra_tape_parse(&t, dup, strlen(dup), 64, &used));
+    CHECK(!t.tok[0].plain);
+    CHECK(!dra_json_write_line_tape(&b, &t, 0));
+    dra_buf_free(&b);
+    dra_tape_free(&t);
+}
+
+UNIT_TEST(tape_as_jansson_refuses_what_jansson_refuses)
+{
+    dra_tape t = DRA_TAPE_INIT;
+    t.as_jansson = true;
+    size_t used = 0;
+    const char *bad[] = {"[\"\xff\"]", "[\"\\ud800\"]", "[123456789012345678901234567890]"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK(!dra_tape_parse(&t, bad[i], strlen(bad[i]), 64, &used));
+        CHECK(!json_loads(bad[i], 0, NULL));
+    }
+    t.as_jansson = false;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        CHECK(dra_tape_parse(&t, bad[i], strlen(bad[i]), 64, &used));
     dra_tape_free(&t);
 }
 

@@ -8,6 +8,7 @@
 
 #include "base/utf8.h"
 #include "json.h"
+#include "tape.h"
 
 /* Room for n more bytes; the caller then writes at b->data + b->len. */
 static char *room(dra_buf *b, size_t n)
@@ -181,4 +182,70 @@ bool dra_json_write_line(dra_buf *b, const json_t *v)
 void dra_json_write_compact(dra_buf *b, const json_t *v)
 {
     put_value(b, v, false);
+}
+
+bool dra_json_write_line_string(dra_buf *b, const char *s, size_t n)
+{
+    bool ok = put_string(b, s, n, true);
+    b->data[b->len] = '\0';
+    return ok;
+}
+
+static bool put_tape(dra_buf *b, const dra_tape *t, size_t i)
+{
+    const dra_tape_tok *k = &t->tok[i];
+    if (k->folded)
+        return false;
+    if (k->plain && (k->type == DRA_TAPE_STRING || k->type == DRA_TAPE_OBJECT || k->type == DRA_TAPE_ARRAY)) {
+        put(b, t->text + k->off, k->type == DRA_TAPE_STRING ? k->n + 2 : (size_t)(k->v.end - k->off));
+        return true;
+    }
+    switch ((dra_tape_type)k->type) {
+    case DRA_TAPE_OBJECT: {
+        if (!dra_tape_keys_unique(t, i))
+            return false;
+        put1(b, '{');
+        size_t j = i + 1;
+        for (uint32_t m = 0; m < k->n; m++) {
+            if (m)
+                put1(b, ',');
+            if (!put_string(b, t->tok[j].v.s, t->tok[j].n, true))
+                return false;
+            put1(b, ':');
+            if (!put_tape(b, t, j + 1))
+                return false;
+            j = dra_tape_skip(t, j + 1);
+        }
+        put1(b, '}');
+        return true;
+    }
+    case DRA_TAPE_ARRAY: {
+        put1(b, '[');
+        size_t j = i + 1;
+        for (uint32_t e = 0; e < k->n; e++) {
+            if (e)
+                put1(b, ',');
+            if (!put_tape(b, t, j))
+                return false;
+            j = dra_tape_skip(t, j);
+        }
+        put1(b, ']');
+        return true;
+    }
+    case DRA_TAPE_STRING: return put_string(b, k->v.s, k->n, true);
+    case DRA_TAPE_INT: put_integer(b, k->v.i); return true;
+    case DRA_TAPE_REAL: put_real(b, k->v.d, true); return true;
+    case DRA_TAPE_TRUE: put(b, "true", 4); return true;
+    case DRA_TAPE_FALSE: put(b, "false", 5); return true;
+    case DRA_TAPE_NULL: put(b, "null", 4); return true;
+    }
+    return false;
+}
+
+bool dra_json_write_line_tape(dra_buf *b, const dra_tape *t, size_t i)
+{
+    bool ok = put_tape(b, t, i);
+    if (b->data)
+        b->data[b->len] = '\0';
+    return ok;
 }

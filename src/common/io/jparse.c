@@ -403,7 +403,7 @@ int dra_json_scan_number(const char **p, const char *end, json_int_t *ival, doub
 /* jansson reads the number text t[0..n), read as the real d, as d: it
  * refuses an integer beyond int64 and a real beyond double (read as
  * DBL_MAX; one that is DBL_MAX is left to jansson too). */
-static bool jansson_real(const char *t, size_t n, double d)
+bool dra_json_jansson_real(const char *t, size_t n, double d)
 {
     return (memchr(t, '.', n) || memchr(t, 'e', n) || memchr(t, 'E', n)) && fabs(d) != DBL_MAX;
 }
@@ -416,20 +416,31 @@ static json_t *number(jp *s)
     switch (dra_json_scan_number(&s->p, s->end, &i, &d)) {
     case 1: return json_integer(i);
     case 2:
-        if (s->as_jansson && !jansson_real(start, (size_t)(s->p - start), d))
+        if (s->as_jansson && !dra_json_jansson_real(start, (size_t)(s->p - start), d))
             return NULL;
         return json_real(d);
     default: return NULL;
     }
 }
 
-bool dra_json_scan_string(const char **p, const char *end, dra_buf *scratch, const char **out, size_t *len)
+static bool scan_string(const char **p, const char *end, dra_buf *scratch, const char **out, size_t *len,
+                        bool as_jansson)
 {
-    jp s = {.p = *p, .end = end, .scratch = *scratch};
+    jp s = {.p = *p, .end = end, .scratch = *scratch, .as_jansson = as_jansson};
     bool ok = string(&s, out, len);
     *scratch = s.scratch;
     *p = s.p;
     return ok;
+}
+
+bool dra_json_scan_string(const char **p, const char *end, dra_buf *scratch, const char **out, size_t *len)
+{
+    return scan_string(p, end, scratch, out, len, false);
+}
+
+bool dra_json_scan_string_jansson(const char **p, const char *end, dra_buf *scratch, const char **out, size_t *len)
+{
+    return scan_string(p, end, scratch, out, len, true);
 }
 
 /* Where an object sits, for sharing (see dra_json_intern): the value of

@@ -54,9 +54,15 @@ json_t *dra_json_read_compact(const char *p, size_t n);
  * is valid UTF-8, else decoded into scratch, valid until scratch changes);
  * false for text this parser refuses. */
 bool dra_json_scan_string(const char **p, const char *end, dra_buf *scratch, const char **out, size_t *len);
+/* The same, refusing (false) what dra_json_loadb leaves to jansson: a
+ * string that is not valid UTF-8 or holds half a surrogate pair. */
+bool dra_json_scan_string_jansson(const char **p, const char *end, dra_buf *scratch, const char **out, size_t *len);
 /* A number at *p: 1 and *ival for an integer within int64, 2 and *dval
  * for anything else (as read above), *p past it; 0 for no number. */
 int dra_json_scan_number(const char **p, const char *end, json_int_t *ival, double *dval);
+/* Would jansson read the real t[0..n) (scanned as d) as this parser does?
+ * Not an integer too big for json_int_t, nor one at DBL_MAX. */
+bool dra_json_jansson_real(const char *t, size_t n, double d);
 
 /* A List read item by item: the object at p (as dra_json_parse takes it)
  * without its top-level member "items", whose value must be an array: its

@@ -1,8 +1,10 @@
 /* A flat tape of a JSON document; see tape.h. */
 #include "tape.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/error.h"
 #include "jparse.h"
 
 typedef struct tp {
@@ -10,6 +12,7 @@ typedef struct tp {
     const char *p, *start, *end;
     int max_depth;
     bool fold_items; /* dra_tape_parse_list */
+    bool spaced;     /* white space skipped (in the container being read) */
 } tp;
 
 static size_t push(tp *s, dra_tape_type type)
@@ -25,14 +28,19 @@ static size_t push(tp *s, dra_tape_type type)
     k->off = (uint32_t)(s->p - s->start);
     k->next = 0;
     k->folded = false;
+    k->plain = true;
     k->v.end = 0;
     return t->n++;
 }
 
-static void skip_space(tp *s)
+static inline void skip_space(tp *s)
 {
+    if (s->p < s->end && (unsigned char)*s->p > ' ')
+        return;
+    const char *p = s->p;
     while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
         s->p++;
+    s->spaced |= s->p != p;
 }
 
 /* A string token for the string whose quote is at s->p. */
@@ -42,10 +50,13 @@ static bool string(tp *s)
     s->p++;
     const char *v;
     size_t len;
-    if (!dra_json_scan_string(&s->p, s->end, &s->t->scratch, &v, &len))
+    if (!(s->t->as_jansson ? dra_json_scan_string_jansson : dra_json_scan_string)(&s->p, s->end, &s->t->scratch, &v,
+                                                                                  &len))
         return false;
-    if (v == s->t->scratch.data)
+    if (v == s->t->scratch.data) {
         v = dra_arena_strndup(&s->t->arena, v, len);
+        s->t->tok[i].plain = false;
+    }
     s->t->tok[i].n = (uint32_t)len;
     s->t->tok[i].v.s = v;
     return true;
@@ -72,6 +83,8 @@ static bool container(tp *s, int depth, bool object, bool fold, bool fold_elemen
     dra_arena_mark mark = dra_arena_mark_get(&s->t->arena); /* fold: its strings dropped too */
     char close = object ? '}' : ']';
     uint32_t n = 0;
+    bool outer_spaced = s->spaced, plain = true;
+    s->spaced = false;
     s->p++;
     skip_space(s);
     if (s->p < s->end && *s->p == close) {
@@ -84,6 +97,7 @@ static bool container(tp *s, int depth, bool object, bool fold, bool fold_elemen
             if (s->p >= s->end || *s->p != '"' || !string(s))
                 return false;
             const dra_tape_tok *key = &s->t->tok[s->t->n - 1];
+            plain &= key->plain;
             items = s->fold_items && depth == 1 && key->n == 5 && key->v.s == s->start + key->off + 1 &&
                     memcmp(key->v.s, "items", 5) == 0;
             skip_space(s);
@@ -92,12 +106,14 @@ static bool container(tp *s, int depth, bool object, bool fold, bool fold_elemen
             s->p++;
             skip_space(s);
         }
+        size_t child = s->t->n;
         if (items && s->p < s->end && *s->p == '[') {
             if (!container(s, depth + 1, false, false, true))
                 return false;
         } else if (!value(s, depth + 1, fold_elements)) {
             return false;
         }
+        plain &= s->t->tok[child].plain;
         n++;
         skip_space(s);
         if (s->p < s->end && *s->p == ',') {
@@ -120,6 +136,8 @@ done:
     s->t->tok[i].n = n;
     s->t->tok[i].next = (uint32_t)s->t->n;
     s->t->tok[i].v.end = (uint64_t)(s->p - s->start);
+    s->t->tok[i].plain = plain && !s->spaced && !fold && (!object || n < 2 || dra_tape_keys_unique(s->t, i));
+    s->spaced = outer_spaced;
     return true;
 }
 
@@ -137,9 +155,13 @@ static bool value(tp *s, int depth, bool fold)
     default: {
         size_t i = push(s, DRA_TAPE_INT);
         dra_tape_tok *k = &s->t->tok[i];
+        const char *start = s->p;
         switch (dra_json_scan_number(&s->p, s->end, &k->v.i, &k->v.d)) {
-        case 1: return true;
-        case 2: k->type = DRA_TAPE_REAL; return true;
+        case 1: k->plain = !(k->v.i == 0 && *start == '-'); return true;
+        case 2:
+            k->type = DRA_TAPE_REAL;
+            k->plain = false;
+            return !s->t->as_jansson || dra_json_jansson_real(start, (size_t)(s->p - start), k->v.d);
         default: return false;
         }
     }
@@ -152,7 +174,8 @@ static bool parse(dra_tape *t, const char *p, size_t n, int max_depth, bool fold
     dra_arena_reset(&t->arena);
     if (n == 0 || n > UINT32_MAX || (p[0] != '{' && p[0] != '['))
         return false;
-    tp s = {t, p, p, p + n, max_depth, fold_items};
+    t->text = p;
+    tp s = {t, p, p, p + n, max_depth, fold_items, false};
     if (!value(&s, 1, false)) {
         t->n = 0;
         return false;
@@ -229,6 +252,43 @@ static json_t *build(const dra_tape *t, size_t *i)
     }
     }
     return NULL;
+}
+
+typedef struct key_ref {
+    const char *s;
+    uint32_t n;
+} key_ref;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const key_ref *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+bool dra_tape_keys_unique(const dra_tape *t, size_t i)
+{
+    const dra_tape_tok *o = &t->tok[i];
+    if (o->type != DRA_TAPE_OBJECT || o->n < 2)
+        return true;
+    key_ref small[16], *k = o->n <= 16 ? small : dra_xmalloc(o->n * sizeof *k);
+    size_t j = i + 1;
+    for (uint32_t m = 0; m < o->n; m++) {
+        k[m] = (key_ref){t->tok[j].v.s, t->tok[j].n};
+        j = dra_tape_skip(t, j + 1);
+    }
+    bool unique = true;
+    if (o->n <= 16) {
+        for (uint32_t a = 1; unique && a < o->n; a++)
+            for (uint32_t b = 0; unique && b < a; b++)
+                unique = k[a].n != k[b].n || memcmp(k[a].s, k[b].s, k[a].n) != 0;
+    } else {
+        qsort(k, o->n, sizeof *k, key_cmp);
+        for (uint32_t a = 1; unique && a < o->n; a++)
+            unique = key_cmp(&k[a - 1], &k[a]) != 0;
+        free(k);
+    }
+    return unique;
 }
 
 json_t *dra_tape_tree(const dra_tape *t, size_t i)

@@ -43,8 +43,12 @@ typedef enum dra_tape_type {
 } dra_tape_type;
 
 typedef struct dra_tape_tok {
-    uint8_t type;  /* dra_tape_type */
-    bool folded;   /* a container read but its contents not kept (dra_tape_parse_list) */
+    uint8_t type; /* dra_tape_type */
+    bool folded;  /* a container read but its contents not kept (dra_tape_parse_list) */
+    /* a string or container whose text is the one dra_json_write_line
+     * writes of its tree: no white space, escape, real, "-0" or key twice
+     * in it (dra_json_write_line_tape copies it) */
+    bool plain;
     uint32_t n;    /* an object's members, an array's elements, a string's bytes */
     uint32_t off;  /* the value's first byte in the text */
     uint32_t next; /* containers: the index of the token after the last one inside */
@@ -61,11 +65,16 @@ typedef struct dra_tape {
     size_t n, cap;
     dra_arena arena; /* decoded strings */
     dra_buf scratch;
+    const char *text; /* the text parsed (borrowed) */
+    /* set before parsing: refuse what dra_json_loadb leaves to jansson
+     * (a string not valid UTF-8 or with half a surrogate pair, an integer
+     * past json_int_t), so that a tree built is dra_json_loadb's */
+    bool as_jansson;
 } dra_tape;
 
 #define DRA_TAPE_INIT                                                                                                  \
     {                                                                                                                  \
-        NULL, 0, 0, DRA_ARENA_INIT, DRA_BUF_INIT                                                                       \
+        NULL, 0, 0, DRA_ARENA_INIT, DRA_BUF_INIT, NULL, false                                                          \
     }
 
 /* Parse the object or array at the start of p[0..n) (no white space
@@ -88,6 +97,10 @@ size_t dra_tape_skip(const dra_tape *t, size_t i);
 /* The value of member key in the object at token i: its index, or
  * SIZE_MAX when the object has no such key (the first when it has two). */
 size_t dra_tape_member(const dra_tape *t, size_t i, const char *key, size_t keylen);
+
+/* false when the value at token i is an object with a key twice (not
+ * looking inside its members' values). */
+bool dra_tape_keys_unique(const dra_tape *t, size_t i);
 
 /* The jansson tree of the value at token i, as dra_json_parse builds it;
  * NULL when an object in it has a key twice, or it holds a folded token. */

@@ -12,8 +12,7 @@
 #include <malloc.h>
 #endif
 
-#include "../model/convert.h"
-#include "../model/kinds.h"
+#include "../io/jparse.h"
 #include "internal.h"
 #include "text.h"
 
@@ -112,7 +111,7 @@ static dra_err *discover(dra_kube_api *a, const char *group, const char *version
     }
     char *path = dra_xasprintf("/apis/%s/%s", group, version);
     dra_kube_resp resp;
-    dra_kube_req req = {"GET", path, NULL, NULL, 0};
+    dra_kube_req req = {"GET", path, NULL, NULL, 0, false};
     dra_err *e = dra_kube_do(a->c, &req, &resp);
     free(path);
     if (e && (resp.http == 404 || resp.http == 503)) {
@@ -182,40 +181,6 @@ char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char 
     return dra_buf_detach(&b);
 }
 
-dra_err *dra_kube_api_normalize(const dra_kube_resource *r, const char *version, json_t *obj)
-{
-    if (!json_is_object(obj))
-        return dra_err_new(DRA_EXIT_RUNTIME, "the server sent a %s that is not an object", r->kind);
-    char *av = *r->group ? dra_xasprintf("%s/%s", r->group, version) : dra_xstrdup(version);
-    if (!json_object_get(obj, "apiVersion") || !json_object_get(obj, "kind")) {
-        /* Put apiVersion and kind first, as a decoded unstructured object
-         * would print them (keys sorted) and as they appear in the API. */
-        json_t *rest = json_copy(obj);
-        json_object_clear(obj);
-        json_object_set_new(obj, "apiVersion", json_string(av));
-        json_object_set_new(obj, "kind", json_string(r->kind));
-        const char *k;
-        json_t *v;
-        json_object_foreach(rest, k, v) {
-            if (strcmp(k, "apiVersion") != 0 && strcmp(k, "kind") != 0)
-                json_object_set(obj, k, v);
-        }
-        json_decref(rest);
-    }
-    /* managedFields: bookkeeping of server-side apply that no tool reads;
-     * kubectl get hides it too (--show-managed-fields=false) */
-    json_object_del(json_object_get(obj, "metadata"), "managedFields");
-    dra_err *e = NULL;
-    if (*r->group && strcmp(version, "v1") != 0) {
-        dra_kind k;
-        dra_apiver v;
-        if (dra_kind_lookup(av, r->kind, &k, &v))
-            e = dra_convert_to_v1(obj, k, v);
-    }
-    free(av);
-    return e;
-}
-
 /* Does apiVersion av name a version r may be served at? */
 static bool serves(const dra_kube_resource *r, const char *av)
 {
@@ -275,8 +240,9 @@ void dra_kube_trim_heap(void)
 #endif
 }
 
-dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
-                            dra_kube_item_fn fn, void *ud, char **rv)
+/* Each page's items to fn, or (lfn set) as lines to lfn. */
+static dra_err *list_pages(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
+                           dra_kube_item_fn fn, dra_kube_line_fn lfn, void *ud, char **rv)
 {
     if (rv)
         *rv = NULL;
@@ -300,12 +266,12 @@ dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const d
         add_query(&p, &first, "labelSelector", o ? o->label_selector : NULL);
         add_query(&p, &first, "fieldSelector", o ? o->field_selector : NULL);
         dra_kube_resp resp;
-        dra_kube_req req = {"GET", dra_buf_str(&p), NULL, NULL, 0};
+        dra_kube_req req = {"GET", dra_buf_str(&p), NULL, NULL, 0, lfn != NULL};
         e = dra_kube_do(a->c, &req, &resp);
-        dra_buf_free(&p);
         if (e && resp.http == 410 && cont) {
             /* the continue token expired: list everything in one go, as
              * client-go's pager does (FullListIfExpired) */
+            dra_buf_free(&p);
             dra_err_free(e);
             dra_kube_resp_free(&resp);
             free(cont);
@@ -313,10 +279,22 @@ dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const d
             free(listrv);
             listrv = NULL;
             limit = 0;
-            if ((e = fn(ud, NULL)))
+            if ((e = lfn ? lfn(ud, NULL) : fn(ud, NULL)))
                 break;
             continue;
         }
+        if (!e && resp.text && lfn &&
+            dra_kube_list_page_lines(r, version, resp.text, resp.text_len, lfn, ud, &listrv, &cont, &e)) {
+            dra_buf_free(&p);
+            dra_kube_resp_free(&resp);
+            dra_kube_trim_heap();
+            if (e || !cont)
+                break;
+            continue;
+        }
+        if (!e && resp.text && !(resp.json = dra_json_loadb(resp.text, resp.text_len, 0, NULL)))
+            e = dra_err_new(DRA_EXIT_RUNTIME, "GET %s: the server answered with invalid JSON", dra_buf_str(&p));
+        dra_buf_free(&p);
         if (e) {
             dra_kube_resp_free(&resp);
             break;
@@ -335,7 +313,15 @@ dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const d
         size_t i;
         json_t *it;
         json_array_foreach(its, i, it) {
-            if ((e = dra_kube_api_normalize(r, version, it)) || (e = fn(ud, it)))
+            if ((e = dra_kube_api_normalize(r, version, it)))
+                break;
+            if (lfn) {
+                const char *ns = dra_kube_meta_str(it, "namespace"), *name = dra_kube_meta_str(it, "name");
+                e = lfn(ud, &(dra_kube_list_item){it, NULL, 0, ns ? ns : "", name ? name : ""});
+            } else {
+                e = fn(ud, it);
+            }
+            if (e)
                 break;
         }
         const char *nc = json_string_value(json_object_get(md, "continue"));
@@ -357,6 +343,18 @@ dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const d
     else
         free(listrv);
     return NULL;
+}
+
+dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
+                            dra_kube_item_fn fn, void *ud, char **rv)
+{
+    return list_pages(a, r, o, fn, NULL, ud, rv);
+}
+
+dra_err *dra_kube_list_lines(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
+                             dra_kube_line_fn fn, void *ud, char **rv)
+{
+    return list_pages(a, r, o, NULL, fn, ud, rv);
 }
 
 static dra_err *append_item(void *ud, json_t *item)
@@ -405,7 +403,7 @@ dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *n
     if (e)
         return e;
     char *path = dra_kube_api_path(a, r, version, ns, name, NULL);
-    dra_kube_req req = {"GET", path, NULL, NULL, 0};
+    dra_kube_req req = {"GET", path, NULL, NULL, 0, false};
     e = dra_kube_do(a->c, &req, resp);
     free(path);
     if (!e)
@@ -459,7 +457,7 @@ dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char 
     json_t *sent = served_body(r, version, body);
     char *data = sent ? json_dumps(sent, JSON_COMPACT) : NULL;
     json_decref(sent);
-    dra_kube_req req = {method, path, ctype, data, data ? strlen(data) : 0};
+    dra_kube_req req = {method, path, ctype, data, data ? strlen(data) : 0, false};
     dra_kube_stats *st = dra_kube_client_stats(a->c);
     st->writes++;
     e = dra_kube_do(a->c, &req, resp);
@@ -470,11 +468,6 @@ dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char 
     if (!e)
         e = finish_obj(r, version, resp, out);
     return e;
-}
-
-const char *dra_kube_meta_str(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(json_object_get(o, "metadata"), k));
 }
 
 dra_err *dra_kube_create(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const json_t *obj, json_t **out,

@@ -94,6 +94,21 @@ DRA_MUST_USE dra_err *dra_kube_list(dra_kube_api *a, const dra_kube_resource *r,
 typedef dra_err *(*dra_kube_item_fn)(void *ud, json_t *item);
 DRA_MUST_USE dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
                                          dra_kube_item_fn fn, void *ud, char **rv);
+/* The same, each item handed over as its `-o jsonl` line where it can be
+ * written from the page's text without a tree (the bytes
+ * dra_json_write_line writes of the normalised item), else as the
+ * normalised tree: exactly one of obj and line is set, both borrowed for
+ * the call; ns and name are its metadata's ("" when absent).  fn gets
+ * NULL when the list starts over, as above. */
+typedef struct dra_kube_list_item {
+    json_t *obj;
+    const char *line;
+    size_t len;
+    const char *ns, *name;
+} dra_kube_list_item;
+typedef dra_err *(*dra_kube_line_fn)(void *ud, const dra_kube_list_item *item);
+DRA_MUST_USE dra_err *dra_kube_list_lines(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
+                                          dra_kube_line_fn fn, void *ud, char **rv);
 DRA_MUST_USE dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name,
                                    json_t **obj, dra_kube_resp *resp);
 

@@ -160,6 +160,7 @@ void dra_kube_client_set_fail_fast(dra_kube_client *c, bool on)
 void dra_kube_resp_free(dra_kube_resp *r)
 {
     json_decref(r->json);
+    free(r->text);
     memset(r, 0, sizeof *r);
 }
 
@@ -629,6 +630,14 @@ dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp 
                 continue;
             }
             return transport_error(c, h, rc, errbuf);
+        }
+        if (req->raw && http >= 200 && http < 300) {
+            dra_kube_resp_free(resp);
+            resp->http = http;
+            resp->text_len = x.body.len;
+            resp->text = x.body.len ? dra_buf_detach(&x.body) : NULL;
+            dra_buf_free(&x.body);
+            return NULL;
         }
         e = answer(c, http, dra_buf_str(&x.body), x.body.len, req->method, req->path, resp);
         dra_buf_free(&x.body);

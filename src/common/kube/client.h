@@ -95,12 +95,15 @@ typedef struct dra_kube_req {
     const char *content_type; /* for a body */
     const char *body;
     size_t body_len;
+    bool raw; /* a 2xx body is kept as text (resp->text), not decoded */
 } dra_kube_req;
 
 typedef struct dra_kube_resp {
     long http;       /* 0 when no answer arrived */
     json_t *json;    /* the decoded body (2xx: the object; else the Status if any) */
     char reason[48]; /* Status reason ("Conflict", "NotFound", "Expired", ...) or "" */
+    char *text;      /* a raw request's 2xx body (owned, NUL-terminated; NULL when empty), json NULL */
+    size_t text_len;
 } dra_kube_resp;
 
 void dra_kube_resp_free(dra_kube_resp *r);

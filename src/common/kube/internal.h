@@ -28,10 +28,19 @@ bool dra_kube_cred_expired(const dra_kube_cred *c, dra_time now);
 /* Run cfg->exec and read its ExecCredential. */
 DRA_MUST_USE dra_err *dra_kube_exec_credential(const dra_kube_config *cfg, dra_kube_cred *cred);
 
-/* metadata.<k> of o as a string, or NULL (borrowed; api.c). */
+/* metadata.<k> of o as a string, or NULL (borrowed; normalize.c). */
 const char *dra_kube_meta_str(const json_t *o, const char *k);
 /* Hand pages of freed list trees back to the system (glibc), so the
  * resident size stays that of the informers' compact stores (api.c). */
 void dra_kube_trim_heap(void);
 
+/* One page of dra_kube_list_lines from its text (list_lines.c): its items
+ * to fn, *lrv set (when NULL) and *cont replaced from its metadata, *err
+ * fn's or the page's error.  false when the text is not one this reads
+ * (the caller then decodes it as a tree). */
+struct dra_kube_resource;
+struct dra_kube_list_item;
+bool dra_kube_list_page_lines(const struct dra_kube_resource *r, const char *version, const char *text, size_t len,
+                              dra_err *(*fn)(void *ud, const struct dra_kube_list_item *item), void *ud, char **lrv,
+                              char **cont, dra_err **err);
 #endif

@@ -1,5 +1,6 @@
 /* `dra-watch get`: list and watch as kubectl get -o json / -w -o json. */
 #include "internal.h"
+#include "../io/json.h"
 #include "../kube/text.h"
 
 #include <stdlib.h>
@@ -78,26 +79,43 @@ typedef struct list_out {
     bool restarted; /* an expired continue token made the list start over */
 } list_out;
 
+/* Whether the object ns/name was printed before the list started over
+ * (the server lists in key order, so what was printed is skipped up to the
+ * last key printed); else it is the last printed from now on. */
+static bool seen(list_out *l, const char *ns, const char *name)
+{
+    char *key = dra_xasprintf("%s/%s", ns, name);
+    if (l->restarted && l->last && strcmp(key, l->last) <= 0) {
+        free(key);
+        return true;
+    }
+    free(l->last);
+    l->last = key;
+    return false;
+}
+
 static dra_err *put_item(void *ud, json_t *it)
 {
     list_out *l = ud;
     if (!it) {
-        /* the rest comes from a full list; the server lists in key order, so
-         * what was printed is skipped up to the last key printed */
         l->restarted = true;
         return NULL;
     }
-    json_t *md = json_object_get(it, "metadata");
-    const char *ns = json_string_value(json_object_get(md, "namespace"));
-    const char *name = json_string_value(json_object_get(md, "name"));
-    char *key = dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
-    if (l->restarted && l->last && strcmp(key, l->last) <= 0) {
-        free(key);
+    const char *ns = dra_jstr(it, "metadata.namespace"), *name = dra_jstr(it, "metadata.name");
+    return seen(l, ns ? ns : "", name ? name : "") ? NULL : dra_writer_put(l->w, it);
+}
+
+/* put_item for -o jsonl, given lines where the list could write them */
+static dra_err *put_line(void *ud, const dra_kube_list_item *it)
+{
+    list_out *l = ud;
+    if (!it) {
+        l->restarted = true;
         return NULL;
     }
-    free(l->last);
-    l->last = key;
-    return dra_writer_put(l->w, it);
+    if (seen(l, it->ns, it->name))
+        return NULL;
+    return it->line ? dra_writer_put_line(l->w, it->line, it->len) : dra_writer_put(l->w, it->obj);
 }
 
 typedef struct rget {
@@ -239,7 +257,8 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
         dra_writer *w = lo_state.w;
         for (size_t i = 0; i < n && !e; i++) {
             dra_kube_list_opts lo = {rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector, 0};
-            e = dra_kube_list_each(s->api, rs[i], &lo, put_item, &lo_state, NULL);
+            e = o->fmt == DRA_FMT_JSONL ? dra_kube_list_lines(s->api, rs[i], &lo, put_line, &lo_state, NULL)
+                                        : dra_kube_list_each(s->api, rs[i], &lo, put_item, &lo_state, NULL);
             free(lo_state.last);
             lo_state.last = NULL;
             lo_state.restarted = false;

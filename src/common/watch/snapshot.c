@@ -127,7 +127,7 @@ static bool slice_usable_on(const json_t *slice, const json_t *node, const char 
 dra_err *dra_watch_server_version(dra_session *s, json_t **version)
 {
     dra_kube_resp resp;
-    dra_kube_req req = {"GET", "/version", NULL, NULL, 0};
+    dra_kube_req req = {"GET", "/version", NULL, NULL, 0, false};
     dra_err *e = dra_kube_do(s->client, &req, &resp);
     *version = e ? NULL : json_incref(resp.json);
     dra_kube_resp_free(&resp);
