@@ -136,7 +136,8 @@ done:
     s->t->tok[i].n = n;
     s->t->tok[i].next = (uint32_t)s->t->n;
     s->t->tok[i].v.end = (uint64_t)(s->p - s->start);
-    s->t->tok[i].plain = plain && !s->spaced && !fold && (!object || n < 2 || dra_tape_keys_unique(s->t, i));
+    s->t->tok[i].plain =
+        plain && !s->spaced && !fold && (!object || n < 2 || (s->t->as_jansson && dra_tape_keys_unique(s->t, i)));
     s->spaced = outer_spaced;
     return true;
 }

@@ -47,7 +47,8 @@ typedef struct dra_tape_tok {
     bool folded;  /* a container read but its contents not kept (dra_tape_parse_list) */
     /* a string or container whose text is the one dra_json_write_line
      * writes of its tree: no white space, escape, real, "-0" or key twice
-     * in it (dra_json_write_line_tape copies it) */
+     * in it (dra_json_write_line_tape copies it); an object of two members
+     * or more is plain only when read as_jansson (keys are compared then) */
     bool plain;
     uint32_t n;    /* an object's members, an array's elements, a string's bytes */
     uint32_t off;  /* the value's first byte in the text */
