@@ -20,7 +20,6 @@
 #include <time.h>
 
 #include "cel/dra.h"
-#include "io/jparse.h"
 #include "io/json.h"
 
 static size_t allocations;
@@ -66,13 +65,12 @@ static const struct {
                        "device.capacity[\"test-driver.cdi.k8s.io\"].memory.isGreaterThan(quantity(\"1Mi\"))"},
 };
 
-/* A packed device as dra-alloc meets it for a selector (alloc/world.c
- * dra_al_device_json, alloc/cel_eval.c c_match): its text read into a
- * tree, the CEL device built from that; *tree is freed with the device. */
-static cel_dra_device *device_from_text(const char *text, size_t len, dra_arena *scratch, json_t **tree)
+/* A packed device as dra-alloc meets it for a selector (alloc/cel_eval.c
+ * c_match_text): built from its text. */
+static cel_dra_device *device_from_text(const char *text, size_t len, dra_arena *scratch)
 {
-    *tree = dra_json_read_compact(text, len);
-    return cel_dra_device_build(*tree, "test-driver.cdi.k8s.io", scratch);
+    static const cel_dra_convert as_1_37 = {0};
+    return cel_dra_device_build_text(text, len, "test-driver.cdi.k8s.io", scratch, &as_1_37);
 }
 
 int main(int argc, char **argv)
@@ -128,11 +126,9 @@ int main(int argc, char **argv)
         before = allocations;
         t0 = now_ns();
         for (long i = 0; i < nx; i++) {
-            json_t *tree;
-            cel_dra_device *x = device_from_text(text.data, text.len, &xs, &tree);
+            cel_dra_device *x = device_from_text(text.data, text.len, &xs);
             dra_err_free(cel_dra_match(p, x, &matched));
             cel_dra_device_free(x);
-            json_decref(tree);
         }
         t1 = now_ns();
         printf("cx %s %.1f %.3f\n", selectors[s].name, (t1 - t0) / (double)nx,

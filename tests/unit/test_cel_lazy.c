@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cel/dra.h"
+#include "io/json.h"
 #include "unit.h"
 
 static const char *perf_device =
@@ -44,6 +45,19 @@ static void general(cel_program *p, const cel_dra_device *d, char *out, size_t n
         snprintf(out, n, "other");
 }
 
+/* The device of tree j built from its compact text, as a packed slice
+ * holds it (model/packed.c). */
+static cel_dra_device *from_text(const json_t *j, const char *driver, const cel_dra_convert *how)
+{
+    dra_buf b = DRA_BUF_INIT;
+    dra_json_write_compact(&b, j);
+    dra_arena scratch = DRA_ARENA_INIT;
+    cel_dra_device *d = cel_dra_device_build_text(b.data ? b.data : "", b.len, driver, &scratch, how);
+    dra_arena_free(&scratch);
+    dra_buf_free(&b); /* the device keeps a copy */
+    return d;
+}
+
 /* A planned selector on a fresh device reads what it needs and no more:
  * the full conversion is made only when the whole `device` is asked for. */
 UNIT_TEST(lazy_device_not_converted_for_a_plan)
@@ -79,6 +93,49 @@ UNIT_TEST(lazy_device_not_converted_for_a_plan)
         cel_program_free(p);
     }
     json_decref(j);
+    cel_env_free(env);
+}
+
+/* A device of the usual shape is built from its text alone (it holds a
+ * copy of the text and nothing more than the device of its tree); one of
+ * unusual shape, or of more than DRA_DEV_TEXT_MAX entries, from its tree,
+ * with the same answers. */
+UNIT_TEST(text_device_scanned_or_left_to_its_tree)
+{
+    cel_env *env = cel_dra_env_new(NULL);
+    const char *sel = "device.attributes[\"gpu.example.com\"].a69 == 69 && "
+                      "device.capacity[\"gpu.example.com\"].memory.isGreaterThan(quantity(\"1Gi\"))";
+    cel_program *p = NULL;
+    CHECK(!cel_dra_compile(env, sel, strlen(sel), &p));
+    dra_buf many = DRA_BUF_INIT;
+    dra_buf_puts(&many, "{\"attributes\": {");
+    for (int i = 0; i < 70; i++)
+        dra_buf_printf(&many, "%s\"a%d\": {\"int\": %d}", i ? ", " : "", i, i);
+    dra_buf_puts(&many, "}, \"capacity\": {\"memory\": {\"value\": \"8Gi\"}}}");
+    const char *devs[] = {perf_device, "{\"attributes\": {\"model\": {\"string\": \"a\\\"\"}}}", dra_buf_str(&many)};
+    const bool scanned[] = {true, false, false};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *j = json_loads(devs[i], 0, NULL);
+        CHECK(j != NULL);
+        dra_buf b = DRA_BUF_INIT;
+        dra_json_write_compact(&b, j);
+        cel_dra_device *tree = cel_dra_device_new(j, "gpu.example.com");
+        cel_dra_device *text = from_text(j, "gpu.example.com", &(cel_dra_convert){0});
+        bool single;
+        size_t tb = cel_dra_device_bytes(tree, &single), xb = cel_dra_device_bytes(text, &single);
+        CHECK_INT((int)xb, (int)(tb + (scanned[i] ? b.len + 1 : 0)));
+        char a[512], t[512];
+        answer(p, tree, a, sizeof a);
+        answer(p, text, t, sizeof t);
+        CHECK_STR(a, t);
+        CHECK_STR(t, i == 2 ? "true" : "ERROR: no such key: a69");
+        cel_dra_device_free(tree);
+        cel_dra_device_free(text);
+        dra_buf_free(&b);
+        json_decref(j);
+    }
+    dra_buf_free(&many);
+    cel_program_free(p);
     cel_env_free(env);
 }
 
@@ -124,6 +181,24 @@ UNIT_TEST(lazy_matches_full_conversion)
         "{\"attributes\": {\"model\": {\"int\": \"3\"}}}",
         "{\"allowMultipleAllocations\": true}",
         "[]",
+        /* text the scan of text leaves to the tree, or reads off its
+         * usual shape: escapes, non-ASCII, nested and odd values, reals,
+         * big integers, members given before, after and between */
+        "{\"name\": \"d\", \"capacity\": {\"mem\": {\"value\": \"8Gi\", \"requestPolicy\": {\"default\": \"1Gi\","
+        " \"validRange\": {\"min\": \"1Gi\", \"step\": \"1Gi\"}}}, \"x.io/c\": 3, \"z\": {\"value\": 7}},"
+        " \"taints\": [{\"key\": \"a\\\"}\", \"effect\": \"NoSchedule\"}], \"attributes\": {\"model\":"
+        " {\"string\": \"a100\"}, \"n\": {\"int\": -3}}, \"allowMultipleAllocations\": false}",
+        "{\"attributes\": {\"model\": {\"string\": \"a\\\"100\"}, \"n\": {\"int\": 3}}}",
+        "{\"attributes\": {\"model\": {\"string\": \"a100 \u00fc\"}, \"ecc\": {\"bool\": false}}}",
+        "{\"attributes\": {\"mod\\u0065l\": {\"string\": \"a100\"}}}",
+        "{\"attributes\": {\"n\": {\"int\": 3.0}}}",
+        "{\"attributes\": {\"n\": {\"int\": 9223372036854775807}, \"v\": {\"version\": \"1.2\"}}}",
+        "{\"attributes\": {\"n\": {\"int\": 1e2}}}",
+        "{\"attributes\": null, \"capacity\": [], \"allowMultipleAllocations\": \"true\"}",
+        "{\"attributes\": {}, \"capacity\": {}, \"allowMultipleAllocations\": true}",
+        "{}",
+        "{\"capacity\": {\"mem\": {\"value\": \"\"}}}",
+        "{\"attributes\": {\"model\": {\"string\": \"\"}, \"v\": {\"version\": \"\"}}}",
     };
     static const char *const sels[] = {
         "device.driver == \"gpu.example.com\"",
@@ -164,19 +239,23 @@ UNIT_TEST(lazy_matches_full_conversion)
             CHECK(j != NULL);
             cel_dra_device *lazy = cel_dra_device_new(j, "gpu.example.com");
             cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
+            cel_dra_device *text = from_text(j, "gpu.example.com", &(cel_dra_convert){0});
             (void)cel_dra_device_value(full);
-            char a[512], b[512], c[512];
+            char a[512], b[512], c[512], t[512];
             answer(p, lazy, a, sizeof a);
             answer(p, full, b, sizeof b);
             general(p, full, c, sizeof c);
-            if (strcmp(a, b) || (strcmp(c, "other") && strcmp(a, c)))
-                fprintf(stderr, "device %zu, %s: lazy %s, full %s, evaluator %s\n", i, sels[s], a, b, c);
+            answer(p, text, t, sizeof t);
+            if (strcmp(a, b) || strcmp(a, t) || (strcmp(c, "other") && strcmp(a, c)))
+                fprintf(stderr, "device %zu, %s: lazy %s, full %s, evaluator %s, text %s\n", i, sels[s], a, b, c, t);
             CHECK_STR(a, b);
+            CHECK_STR(a, t);
             if (strcmp(c, "other"))
                 CHECK_STR(a, c);
             compared++;
             cel_dra_device_free(lazy);
             cel_dra_device_free(full);
+            cel_dra_device_free(text);
             json_decref(j);
         }
         cel_program_free(p);
@@ -222,6 +301,7 @@ UNIT_TEST(lazy_index_answers_as_full_conversion)
         CHECK(j != NULL);
         cel_dra_device *lazy = cel_dra_device_new(j, "gpu.example.com");
         cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
+        cel_dra_device *text = from_text(j, "gpu.example.com", &(cel_dra_convert){0});
         (void)cel_dra_device_value(full);
         for (int round = 0; round < 3; round++) {
             for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
@@ -231,18 +311,22 @@ UNIT_TEST(lazy_index_answers_as_full_conversion)
                 dra_err_free(e);
                 if (!p)
                     continue;
-                char a[512], b[512];
+                char a[512], b[512], t[512];
                 answer(p, lazy, a, sizeof a);
                 answer(p, full, b, sizeof b);
-                if (strcmp(a, b))
-                    fprintf(stderr, "device %zu, round %d, %s: lazy %s, full %s\n", i, round, sels[s], a, b);
+                answer(p, text, t, sizeof t);
+                if (strcmp(a, b) || strcmp(a, t))
+                    fprintf(stderr, "device %zu, round %d, %s: lazy %s, full %s, text %s\n", i, round, sels[s], a, b,
+                            t);
                 CHECK_STR(a, b);
+                CHECK_STR(a, t);
                 compared++;
                 cel_program_free(p);
             }
         }
         cel_dra_device_free(lazy);
         cel_dra_device_free(full);
+        cel_dra_device_free(text);
         json_decref(j);
     }
     CHECK_INT(compared, 66);

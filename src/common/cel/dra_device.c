@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/jparse.h"
 #include "cel.h"
 #include "functions.h"
 #include "program.h"
@@ -424,6 +425,29 @@ static bool quick_quantity(const char *s, size_t len)
     }
 }
 
+/* A quantity of n bytes (no NUL among them) that dra_quantity_parse
+ * accepts. */
+static bool quantity_ok(const char *s, size_t n)
+{
+    if (quick_quantity(s, n))
+        return true;
+    dra_quantity q;
+    dra_err *err = dra_quantity_parsen(s, n, &q);
+    dra_err_free(err);
+    return !err;
+}
+
+/* A version dra_semver_parse accepts. */
+static bool version_ok(const char *s, size_t n)
+{
+    if (quick_version(s, n))
+        return true;
+    dra_semver sv;
+    dra_err *err = dra_semver_parse(s, n, &sv);
+    dra_err_free(err);
+    return !err;
+}
+
 /* An attribute the full conversion converts without error into a scalar:
  * an object of one typed value (convert_attr) of a valid version. */
 static bool scan_attr(dev_lazy *e, json_t *attr, uint32_t *nobjs)
@@ -433,22 +457,24 @@ static bool scan_attr(dev_lazy *e, json_t *attr, uint32_t *nobjs)
     void *it = json_object_iter(attr);
     const char *k = json_object_iter_key(it);
     json_t *v = json_object_iter_value(it);
-    e->json = v;
+    if (json_is_string(v)) {
+        if (json_string_length(v) >= UINT32_MAX)
+            return false;
+        e->s = json_string_value(v);
+        e->slen = (uint32_t)json_string_length(v);
+    }
     /* by the first letter: one comparison of the name */
     if (k[0] == 'i' && !strcmp(k, "int") && json_is_integer(v)) {
         e->type = LZ_INT;
+        e->i = (int64_t)json_integer_value(v);
     } else if (k[0] == 'b' && !strcmp(k, "bool") && json_is_boolean(v)) {
         e->type = LZ_BOOL;
+        e->i = json_is_true(v);
     } else if (k[0] == 's' && !strcmp(k, "string") && json_is_string(v)) {
         e->type = LZ_STRING;
     } else if (k[0] == 'v' && !strcmp(k, "version") && json_is_string(v)) {
-        if (!quick_version(json_string_value(v), json_string_length(v))) {
-            dra_semver sv;
-            dra_err *err = dra_semver_parse(json_string_value(v), json_string_length(v), &sv);
-            dra_err_free(err);
-            if (err)
-                return false;
-        }
+        if (!version_ok(e->s, e->slen))
+            return false;
         e->type = LZ_VERSION;
         e->obj = (*nobjs)++;
     } else {
@@ -461,13 +487,13 @@ static bool scan_attr(dev_lazy *e, json_t *attr, uint32_t *nobjs)
 static bool scan_cap(dev_lazy *e, json_t *cap, uint32_t *nobjs)
 {
     json_t *qv = json_object_get(cap, "value");
-    e->json = json_is_string(qv) ? qv : NULL; /* none: "0", as collect() */
-    if (e->json && !quick_quantity(json_string_value(qv), strlen(json_string_value(qv)))) {
-        dra_quantity q;
-        dra_err *err = dra_quantity_parse(json_string_value(qv), &q);
-        dra_err_free(err);
-        if (err)
+    e->s = json_is_string(qv) ? json_string_value(qv) : NULL; /* none: "0", as collect() */
+    e->slen = 0;
+    if (e->s) {
+        size_t n = strlen(e->s); /* as collect() parses it */
+        if (n >= UINT32_MAX || !quantity_ok(e->s, n))
             return false;
+        e->slen = (uint32_t)n;
     }
     e->type = LZ_QUANTITY;
     e->obj = (*nobjs)++;
@@ -548,6 +574,41 @@ cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, d
     return cel_dra_device_build_as(device, driver, a, &as_1_37);
 }
 
+/* A device of na attributes and nc capacities (entries to fill), with
+ * tlen bytes more for its text (and a NUL) when tlen is not 0. */
+static cel_dra_device *device_alloc(size_t na, size_t nc, const char *driver, bool allow, const cel_dra_convert *how,
+                                    size_t tlen)
+{
+    size_t dl = strlen(driver);
+    size_t ni = index_size(na) + index_size(nc);
+    /* room for an object per entry (the scan counts those it needs) */
+    cel_dra_device *d = dra_xmalloc(sizeof *d + (na + nc) * (sizeof d->ents[0] + sizeof(cel_object)) +
+                                    ni * sizeof(uint32_t) + dl + 1 + (tlen ? tlen + 1 : 0));
+    d->objs = (cel_object *)(d->ents + na + nc);
+    uint32_t *slots = (uint32_t *)(d->objs + na + nc);
+    d->index[0] = index_size(na) ? slots : NULL;
+    d->index[1] = index_size(nc) ? slots + index_size(na) : NULL;
+    d->mask[0] = (uint32_t)(index_size(na) - 1);
+    d->mask[1] = (uint32_t)(index_size(nc) - 1);
+    d->reads[0] = d->reads[1] = 0;
+    char *drv = (char *)(slots + ni);
+    memcpy(drv, driver, dl + 1);
+    d->driver = drv;
+    d->text = tlen ? drv + dl + 1 : NULL;
+    d->tlen = tlen;
+    d->fields[DEV_DRIVER] = cel_string(drv, dl);
+    d->fields[DEV_ATTRIBUTES] = d->fields[DEV_CAPACITY] = cel_null(); /* dra_dev_full */
+    d->fields[DEV_ALLOW] = cel_bool(allow);
+    d->full = NULL;
+    d->json = NULL;
+    d->error = d->list_error = NULL;
+    d->how = *how;
+    d->nattrs = (uint32_t)na;
+    d->ncaps = (uint32_t)nc;
+    d->nobjs = 0;
+    return d;
+}
+
 cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *a,
                                         const cel_dra_convert *how)
 {
@@ -567,31 +628,8 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
             allow = json_is_true(v);
     }
     size_t na = attrs ? json_object_size(attrs) : 0, nc = caps ? json_object_size(caps) : 0;
-    size_t dl = strlen(driver);
-    size_t ni = index_size(na) + index_size(nc);
-    /* room for an object per entry (the scan counts those it needs) */
-    cel_dra_device *d =
-        dra_xmalloc(sizeof *d + (na + nc) * (sizeof d->ents[0] + sizeof(cel_object)) + ni * sizeof(uint32_t) + dl + 1);
-    d->objs = (cel_object *)(d->ents + na + nc);
-    uint32_t *slots = (uint32_t *)(d->objs + na + nc);
-    d->index[0] = index_size(na) ? slots : NULL;
-    d->index[1] = index_size(nc) ? slots + index_size(na) : NULL;
-    d->mask[0] = (uint32_t)(index_size(na) - 1);
-    d->mask[1] = (uint32_t)(index_size(nc) - 1);
-    d->reads[0] = d->reads[1] = 0;
-    char *drv = (char *)(slots + ni);
-    memcpy(drv, driver, dl + 1);
-    d->driver = drv;
-    d->fields[DEV_DRIVER] = cel_string(drv, dl);
-    d->fields[DEV_ATTRIBUTES] = d->fields[DEV_CAPACITY] = cel_null(); /* dra_dev_full */
-    d->fields[DEV_ALLOW] = cel_bool(allow);
-    d->full = NULL;
+    cel_dra_device *d = device_alloc(na, nc, driver, allow, how, 0);
     d->json = json_incref(dev);
-    d->error = d->list_error = NULL;
-    d->how = *how;
-    d->nattrs = (uint32_t)na;
-    d->ncaps = (uint32_t)nc;
-    d->nobjs = 0;
     if (!scan(d->ents, attrs, false, &d->nobjs) || !scan(d->ents + na, caps, true, &d->nobjs)) {
         d->full = full_build(device, driver, a, how);
         d->error = d->full->error;
@@ -600,12 +638,290 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
     return d;
 }
 
+/* ---- devices from their text ------------------------------------------------
+ * The compact text a packed slice holds is scanned for the members the
+ * tree's scan reads (scan, scan_attr, scan_cap above), vouching for exactly
+ * what those vouch for: anything else declines, and the text is read into
+ * a tree and built from that.  The text is JSON the writer wrote from a
+ * tree: no white space, no duplicate keys. */
+
+typedef struct tscan {
+    const char *p, *end;
+    dra_buf scratch; /* dra_json_scan_string's: a string it decodes (then we decline) */
+} tscan;
+
+/* A string without escapes, valid UTF-8, read as the parser reads it (its
+ * bytes in the text); false for any other. */
+static bool t_string(tscan *t, const char **out, size_t *len)
+{
+    if (t->p >= t->end || *t->p != '"')
+        return false;
+    const char *q = t->p + 1;
+    if (!dra_json_scan_string(&q, t->end, &t->scratch, out, len) || *out < t->p || *out >= t->end)
+        return false;
+    t->p = q;
+    return true;
+}
+
+/* A member's key and its colon. */
+static bool t_key(tscan *t, const char **k, size_t *klen)
+{
+    if (!t_string(t, k, klen) || t->p >= t->end || *t->p != ':')
+        return false;
+    t->p++;
+    return true;
+}
+
+/* Past the value at t->p: a scalar to the next ',', '}' or ']', a string
+ * or a container to its end (strings skipped with their escapes). */
+static bool t_skip(tscan *t)
+{
+    const char *p = t->p, *end = t->end;
+    int depth = 0;
+    do {
+        if (p >= end)
+            return false;
+        char c = *p++;
+        if (c == '"') {
+            while (p < end && *p != '"')
+                p += *p == '\\' ? 2 : 1;
+            if (p >= end)
+                return false;
+            p++;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (--depth < 0)
+                return false;
+        } else if (!depth) {
+            while (p < end && *p != ',' && *p != '}' && *p != ']')
+                p++;
+        }
+    } while (depth);
+    t->p = p;
+    return true;
+}
+
+/* After a member: true and past the ',' when another follows, false at
+ * the '}' (past it; *ok false when it is neither). */
+static bool t_next(tscan *t, bool *ok)
+{
+    if (t->p < t->end && *t->p == ',') {
+        t->p++;
+        return true;
+    }
+    *ok = t->p < t->end && *t->p == '}';
+    t->p++;
+    return false;
+}
+
+static bool t_is(const char *k, size_t klen, const char *lit)
+{
+    size_t n = strlen(lit);
+    return klen == n && !memcmp(k, lit, n);
+}
+
+/* scan_attr from text: an object of one typed scalar. */
+static bool t_attr(tscan *t, dev_lazy *e, uint32_t *nobjs)
+{
+    const char *k;
+    size_t klen;
+    if (t->p >= t->end || *t->p != '{')
+        return false;
+    t->p++;
+    if (!t_key(t, &k, &klen) || t->p >= t->end)
+        return false;
+    char c = *t->p;
+    if (t_is(k, klen, "int") && (c == '-' || (c >= '0' && c <= '9'))) {
+        json_int_t iv;
+        double dv;
+        if (dra_json_scan_number(&t->p, t->end, &iv, &dv) != 1)
+            return false;
+        e->type = LZ_INT;
+        e->i = (int64_t)iv;
+    } else if (t_is(k, klen, "bool") && (c == 't' || c == 'f')) {
+        bool yes = c == 't';
+        size_t n = yes ? 4 : 5;
+        if ((size_t)(t->end - t->p) < n || memcmp(t->p, yes ? "true" : "false", n))
+            return false;
+        t->p += n;
+        e->type = LZ_BOOL;
+        e->i = yes;
+    } else if ((t_is(k, klen, "string") || t_is(k, klen, "version")) && c == '"') {
+        size_t n;
+        if (!t_string(t, &e->s, &n) || n >= UINT32_MAX)
+            return false;
+        e->slen = (uint32_t)n;
+        e->type = k[0] == 's' ? LZ_STRING : LZ_VERSION;
+        if (e->type == LZ_VERSION) {
+            if (!version_ok(e->s, n))
+                return false;
+            e->obj = (*nobjs)++;
+        }
+    } else {
+        return false;
+    }
+    if (t->p >= t->end || *t->p != '}') /* one member only */
+        return false;
+    t->p++;
+    return true;
+}
+
+/* scan_cap from text: the string "value" of an object, else "0". */
+static bool t_cap(tscan *t, dev_lazy *e, uint32_t *nobjs)
+{
+    e->s = NULL;
+    e->slen = 0;
+    if (t->p < t->end && *t->p == '{') {
+        t->p++;
+        bool more = t->p < t->end && *t->p != '}', ok = true;
+        if (!more)
+            t->p++;
+        while (more) {
+            const char *k;
+            size_t klen, n;
+            if (!t_key(t, &k, &klen))
+                return false;
+            if (t_is(k, klen, "value") && t->p < t->end && *t->p == '"') {
+                if (!t_string(t, &e->s, &n) || n >= UINT32_MAX || memchr(e->s, '\0', n) || !quantity_ok(e->s, n))
+                    return false;
+                e->slen = (uint32_t)n;
+            } else if (!t_skip(t)) {
+                return false;
+            }
+            more = t_next(t, &ok);
+        }
+        if (!ok)
+            return false;
+    } else if (!t_skip(t)) {
+        return false;
+    }
+    e->type = LZ_QUANTITY;
+    e->obj = (*nobjs)++;
+    return true;
+}
+
+/* The members of the object at t->p (attributes or capacity) into
+ * e[*n...]; false when the scan declines. */
+static bool t_section(tscan *t, dev_lazy *e, size_t *n, bool caps, uint32_t *nobjs)
+{
+    t->p++; /* '{' */
+    if (t->p < t->end && *t->p == '}') {
+        t->p++;
+        return true;
+    }
+    bool ok = true;
+    do {
+        const char *name;
+        size_t len;
+        if (*n == DRA_DEV_TEXT_MAX || !t_key(t, &name, &len) || len >= UINT32_MAX || memchr(name, '\0', len))
+            return false;
+        dev_lazy *x = &e[(*n)++];
+        const char *slash = memchr(name, '/', len);
+        x->dom = slash ? name : NULL;
+        x->dlen = slash ? (uint32_t)(slash - name) : 0;
+        x->id = slash ? slash + 1 : name;
+        x->idlen = (uint32_t)(len - (size_t)(x->id - name));
+        x->tag = dev_tag(x->id, x->idlen);
+        x->tag2 = dev_tag2(x->id, x->idlen);
+        x->done = false;
+        if (!(caps ? t_cap(t, x, nobjs) : t_attr(t, x, nobjs)))
+            return false;
+    } while (t_next(t, &ok));
+    return ok;
+}
+
+/* The device's members from its text: entries into e (*na attributes,
+ * then *nc capacities), allowMultipleAllocations into *allow. */
+static bool t_device(tscan *t, dev_lazy *e, size_t *na, size_t *nc, bool *allow, uint32_t *nobjs)
+{
+    dev_lazy caps[DRA_DEV_TEXT_MAX];
+    bool seen_a = false, seen_c = false, seen_m = false, ok = true;
+    if (t->p >= t->end || *t->p != '{')
+        return false;
+    t->p++;
+    if (t->p < t->end && *t->p == '}') {
+        t->p++;
+        return true;
+    }
+    do {
+        const char *k;
+        size_t klen;
+        if (!t_key(t, &k, &klen) || t->p >= t->end)
+            return false;
+        if (t_is(k, klen, "attributes") && !seen_a) {
+            seen_a = true;
+            if (*t->p == '{' ? !t_section(t, e, na, false, nobjs) : !t_skip(t))
+                return false;
+        } else if (t_is(k, klen, "capacity") && !seen_c) {
+            seen_c = true;
+            if (*t->p == '{' ? !t_section(t, caps, nc, true, nobjs) : !t_skip(t))
+                return false;
+        } else if (t_is(k, klen, "allowMultipleAllocations") && !seen_m) {
+            seen_m = true;
+            *allow = t->end - t->p >= 4 && !memcmp(t->p, "true", 4);
+            if (!t_skip(t))
+                return false;
+        } else if (t_is(k, klen, "attributes") || t_is(k, klen, "capacity") ||
+                   t_is(k, klen, "allowMultipleAllocations") || !t_skip(t)) {
+            return false; /* given twice: for the tree to decide */
+        }
+    } while (t_next(t, &ok));
+    if (!ok || *na + *nc > DRA_DEV_TEXT_MAX)
+        return false;
+    memcpy(e + *na, caps, *nc * sizeof *caps);
+    return true;
+}
+
+/* Pointers into text moved to the same bytes of copy. */
+static const char *rebase(const char *p, const char *text, const char *copy)
+{
+    return p ? copy + (p - text) : NULL;
+}
+
+cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const char *driver, dra_arena *a,
+                                          const cel_dra_convert *how)
+{
+    if (!driver)
+        driver = "";
+    dev_lazy ents[DRA_DEV_TEXT_MAX];
+    size_t na = 0, nc = 0;
+    bool allow = false;
+    uint32_t nobjs = 0;
+    tscan t = {text, text + len, DRA_BUF_INIT};
+    bool ok = len && len < UINT32_MAX && t_device(&t, ents, &na, &nc, &allow, &nobjs) && t.p == t.end;
+    dra_buf_free(&t.scratch);
+    if (!ok) { /* the tree decides */
+        json_t *tree = dra_json_read_compact(text, len);
+        cel_dra_device *d = cel_dra_device_build_as(tree, driver, a, how);
+        json_decref(tree);
+        return d;
+    }
+    cel_dra_device *d = device_alloc(na, nc, driver, allow, how, len);
+    char *copy = (char *)d->text;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    for (size_t i = 0; i < na + nc; i++) {
+        dev_lazy *x = &d->ents[i];
+        *x = ents[i];
+        x->dom = rebase(x->dom, text, copy);
+        x->id = rebase(x->id, text, copy);
+        if (x->type >= LZ_STRING)
+            x->s = rebase(x->s, text, copy);
+    }
+    d->nobjs = nobjs;
+    return d;
+}
+
 const dev_full *dra_dev_full(const cel_dra_device *d)
 {
     if (!d->full) {
         cel_dra_device *w = (cel_dra_device *)d; /* its cache */
         dra_arena scratch = DRA_ARENA_INIT;
-        w->full = full_build(d->json, d->driver, &scratch, &d->how);
+        json_t *tree = d->json ? d->json : dra_json_read_compact(d->text, d->tlen);
+        w->full = full_build(tree, d->driver, &scratch, &d->how);
+        if (!d->json)
+            json_decref(tree); /* the conversion keeps copies */
         dra_arena_free(&scratch);
     }
     return d->full;
@@ -615,19 +931,19 @@ const dev_full *dra_dev_full(const cel_dra_device *d)
 void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
 {
     switch (e->type) {
-    case LZ_INT: e->val = cel_int((int64_t)json_integer_value(e->json)); break;
-    case LZ_BOOL: e->val = cel_bool(json_is_true(e->json)); break;
-    case LZ_STRING: e->val = cel_string(json_string_value(e->json), json_string_length(e->json)); break;
+    case LZ_INT: e->val = cel_int(e->i); break;
+    case LZ_BOOL: e->val = cel_bool(e->i != 0); break;
+    case LZ_STRING: e->val = cel_string(e->s, e->slen); break;
     default: {
         cel_object *o = &d->objs[e->obj];
         memset(o, 0, sizeof *o);
         dra_err *err;
         if (e->type == LZ_VERSION) {
             o->kind = CEL_OBJ_SEMVER;
-            err = dra_semver_parse(json_string_value(e->json), json_string_length(e->json), &o->u.semver);
+            err = dra_semver_parse(e->s, e->slen, &o->u.semver);
         } else {
             o->kind = CEL_OBJ_QUANTITY;
-            err = dra_quantity_parse(e->json ? json_string_value(e->json) : "0", &o->u.quantity);
+            err = e->s ? dra_quantity_parsen(e->s, e->slen, &o->u.quantity) : dra_quantity_parse("0", &o->u.quantity);
         }
         dra_err_free(err); /* none: the scan parsed it */
         e->val = cel_objval(o);
@@ -650,7 +966,8 @@ size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
     const dev_full *f = d->full;
     *single = !(f && f->arena.head);
     size_t n = sizeof *d + (d->nattrs + d->ncaps) * (sizeof d->ents[0] + sizeof *d->objs) +
-               (index_size(d->nattrs) + index_size(d->ncaps)) * sizeof(uint32_t) + d->fields[DEV_DRIVER].v.s.len + 1;
+               (index_size(d->nattrs) + index_size(d->ncaps)) * sizeof(uint32_t) + d->fields[DEV_DRIVER].v.s.len + 1 +
+               (d->text ? d->tlen + 1 : 0);
     if (f)
         n += f->arena.head ? dra_arena_capacity(&f->arena) : f->size;
     return n;

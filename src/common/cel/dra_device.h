@@ -47,6 +47,16 @@ typedef struct cel_dra_convert {
 /* The same, converting as `how` says. */
 cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *scratch,
                                         const cel_dra_convert *how);
+/* The same from the device's compact JSON text (len bytes, as
+ * dra_json_write_compact writes it: a packed slice's device,
+ * model/packed.h), copied: the device its tree builds, with the same
+ * answers, without the tree.  Only the members a selector can read are
+ * looked at; an attribute or capacity is converted when a selector first
+ * reads it.  Text of unusual shape (escapes, lists, values the scan does
+ * not vouch for, more than DRA_DEV_TEXT_MAX entries) is read into a tree
+ * and built from that. */
+cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const char *driver, dra_arena *scratch,
+                                          const cel_dra_convert *how);
 void cel_dra_device_free(cel_dra_device *d);
 /* Heap bytes the device holds, its full conversion included once made.
  * *single is false when that conversion did not fit one arena block
@@ -115,10 +125,12 @@ typedef struct dev_lazy {
     uint32_t dlen;      /* the domain's length */
     uint32_t idlen;     /* the id's length */
     uint64_t tag, tag2; /* dev_tag(id), dev_tag2(id): ids of up to 16 bytes compare as these */
-    const json_t *json; /* the scalar (int, bool, string) or the version or quantity string */
+    const char *s;      /* LZ_STRING, LZ_VERSION, LZ_QUANTITY: the bytes (a quantity without: NULL, "0") */
+    uint32_t slen;      /* their length */
     uint8_t type;       /* LZ_* */
     bool done;          /* val is converted */
     uint32_t obj;       /* LZ_VERSION / LZ_QUANTITY: its object in objs[] */
+    int64_t i;          /* LZ_INT: the value; LZ_BOOL: 0 or 1 */
     cel_value val;
 } dev_lazy;
 
@@ -142,13 +154,17 @@ static inline uint64_t dev_tag2(const char *s, size_t n)
 }
 
 /* The device itself: one allocation (struct, entries, the objects of its
- * versions and quantities, driver name), plus the full conversion when
- * made.  It holds a reference to its JSON, whose strings
- * the converted values borrow. */
+ * versions and quantities, driver name; built from text, a copy of the
+ * text), plus the full conversion when made.  Built from a tree, it holds
+ * a reference to it, whose strings the converted values borrow; from
+ * text, they borrow the copy, and the full conversion reads the copy
+ * again. */
 struct cel_dra_device {
     cel_value fields[DEV_NFIELDS]; /* driver and allowMultipleAllocations (the maps: dra_dev_full) */
     dev_full *full;                /* the full conversion, or NULL until needed */
-    json_t *json;                  /* held reference */
+    json_t *json;                  /* held reference; NULL when built from text */
+    const char *text;              /* built from text: its copy (tlen bytes and a NUL), else NULL */
+    size_t tlen;
     const char *error;             /* the full conversion's errors, when the scan made it */
     const char *list_error;
     cel_dra_convert how;
@@ -167,6 +183,10 @@ struct cel_dra_device {
     uint8_t reads[2];
     dev_lazy ents[];
 };
+
+/* Attributes and capacities together that cel_dra_device_build_text scans
+ * from text; a device with more is read into a tree. */
+#define DRA_DEV_TEXT_MAX 64
 
 /* From this many attributes (or capacities) on, a device read this many
  * times finds one by its id's slot in an index rather than by reading
