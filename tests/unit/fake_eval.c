@@ -138,4 +138,4 @@ static void fake_free(void *ctx, void *prog)
     free(f);
 }
 
-const dra_selector_eval dra_fake_selector_eval = {NULL, fake_compile, fake_match, fake_free, NULL, NULL, NULL};
+const dra_selector_eval dra_fake_selector_eval = {NULL, fake_compile, fake_match, fake_free, NULL, NULL, NULL, NULL};

@@ -1192,6 +1192,13 @@ static dra_err *ce_match(void *ctx, void *prog, const char *driver, const json_t
     return c->inner->match(c->inner->ctx, prog, driver, device, f, cache, matched);
 }
 
+static dra_err *ce_match_text(void *ctx, void *prog, const char *driver, const char *text, size_t len,
+                              const dra_features *f, void **cache, bool *matched)
+{
+    counting_eval *c = ctx;
+    return c->inner->match_text(c->inner->ctx, prog, driver, text, len, f, cache, matched);
+}
+
 static void ce_free_prog(void *ctx, void *prog)
 {
     counting_eval *c = ctx;
@@ -1227,7 +1234,8 @@ static dra_selector_eval counting(counting_eval *c)
                                ce_free_prog,
                                ce_free_cache,
                                c->inner->compile_value ? ce_compile_value : NULL,
-                               c->inner->derive ? ce_derive : NULL};
+                               c->inner->derive ? ce_derive : NULL,
+                               c->inner->match_text ? ce_match_text : NULL};
 }
 
 /* A set and model read from yaml (freed together by loaded_free). */

@@ -71,6 +71,11 @@ typedef struct dra_selector_eval {
     dra_err *(*compile_value)(void *ctx, const char *expr, size_t len, void **prog);
     dra_err *(*derive)(void *ctx, void *prog, const char *driver, const json_t *device, void **device_cache,
                        json_t **attr);
+    /* Optional (NULL: match on the tree): match on a device given as its
+     * compact JSON text (len bytes, a packed slice's, model/packed.h), with
+     * match's answers; device_cache is shared with match and derive. */
+    dra_err *(*match_text)(void *ctx, void *prog, const char *driver, const char *text, size_t len,
+                           const dra_features *features, void **device_cache, bool *matched);
 } dra_selector_eval;
 
 /* The real CEL engine (cel_eval.c): the DRA environment for these features.

@@ -1,7 +1,8 @@
 /* The real CEL engine behind dra_selector_eval (src/common/cel/dra.h): one
  * DRA environment per evaluator, one converted device per device (kept in
  * the engine's per-device cache slot, built when a selector first needs it,
- * through the evaluator's scratch arena). */
+ * from its tree or a packed device's text, through the evaluator's scratch
+ * arena). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,13 +38,10 @@ static dra_err *c_compile(void *ctx, const char *expr, size_t len, void **prog)
     return NULL;
 }
 
-static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *f,
-                        void **cache, bool *matched)
+/* prog on the device cache holds. */
+static dra_err *cached_match(cel_ctx *c, void *prog, void *cache, bool *matched)
 {
-    cel_ctx *c = ctx;
-    if (!*cache)
-        *cache = cel_dra_device_build_as(device, driver, &c->scratch, &c->how);
-    dra_err *e = cel_dra_match(prog, *cache, matched);
+    dra_err *e = cel_dra_match(prog, cache, matched);
     if (e) {
         /* upstream cel.EnhanceRuntimeError */
         dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s%s", e->msg, cel_dra_runtime_hint(c->release, e->msg));
@@ -51,6 +49,25 @@ static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t 
         return w;
     }
     return NULL;
+}
+
+static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *f,
+                        void **cache, bool *matched)
+{
+    cel_ctx *c = ctx;
+    if (!*cache)
+        *cache = cel_dra_device_build_as(device, driver, &c->scratch, &c->how);
+    return cached_match(c, prog, *cache, matched);
+}
+
+/* A packed device: built from its text, no tree (cel_dra_device_build_text). */
+static dra_err *c_match_text(void *ctx, void *prog, const char *driver, const char *text, size_t len,
+                             const dra_features *f, void **cache, bool *matched)
+{
+    cel_ctx *c = ctx;
+    if (!*cache)
+        *cache = cel_dra_device_build_text(text, len, driver, &c->scratch, &c->how);
+    return cached_match(c, prog, *cache, matched);
 }
 
 static dra_err *c_compile_value(void *ctx, const char *expr, size_t len, void **prog)
@@ -98,7 +115,7 @@ dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
     c->env = cel_dra_env_new(&o);
     c->release = o.release;
     c->how = cel_dra_convert_of(&o);
-    return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device, c_compile_value, c_derive};
+    return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device, c_compile_value, c_derive, c_match_text};
 }
 
 void dra_cel_selector_eval_free(dra_selector_eval *ev)

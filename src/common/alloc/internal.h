@@ -117,7 +117,7 @@ typedef struct al_device {
     int lid;       /* run-local index, valid when run_id matches */
     unsigned run_id;
     bool binds_to_node, allow_multi, has_binding, all_nodes;
-    bool materialized; /* tree parsed from text, listed in world->mat */
+    bool materialized; /* tree or CEL form made from text, listed in world->mat */
 } al_device;
 
 /* What few devices have: taints, binding conditions, node selection of
@@ -230,8 +230,9 @@ struct dra_alloc_world {
     al_capacity *last_cap;       /* devices whose map is the same (shared) value */
     size_t last_ncap;            /* share it */
     al_device **devices;         /* every device (for freeing eval caches) */
-    /* Packed devices whose tree is parsed (dra_al_device_json), released
-     * with their CEL forms by dra_al_trim when there are too many. */
+    /* Packed devices whose tree is parsed (dra_al_device_json) or whose CEL
+     * form is built from their text (dra_al_match), released with both by
+     * dra_al_trim when there are too many. */
     al_device **mat;
     size_t nmat, max_mat;
     json_t *keep;    /* parts of packed devices' trees the world keeps (taints, selectors, groups) */
@@ -262,6 +263,10 @@ const char *dra_al_id(const al_device *d, al_idbuf *b);
  * (object or NULL).  Valid until the next dra_al_trim. */
 const json_t *dra_al_device_json(al_device *d);
 const json_t *dra_al_device_attrs(al_device *d);
+/* w's selector program prog on d (eval.match, or eval.match_text on a
+ * packed device whose tree is not parsed), its CEL form kept in
+ * d->eval_cache. */
+dra_err *dra_al_match(struct dra_alloc_world *w, void *prog, al_device *d, bool *matched);
 /* Release the trees and CEL forms of packed devices when more than a few
  * thousand are held; call only where no device JSON is borrowed (between
  * runs). */

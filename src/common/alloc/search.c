@@ -101,8 +101,7 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
             continue;
         }
         bool m = false;
-        dra_err *e = r->w->eval.match(r->w->eval.ctx, p->prog, d->slice->driver, dra_al_device_json(d), &r->w->features,
-                                      &d->eval_cache, &m);
+        dra_err *e = dra_al_match(r->w, p->prog, d, &m);
         if (!e && memo)
             *memo = m ? 2 : 1;
         if (e) {

@@ -299,8 +299,7 @@ static dra_err *class_matches(dra_alloc_world *w, const al_class *c, al_device *
             continue;
         }
         bool mt = false;
-        dra_err *e = w->eval.match(w->eval.ctx, p->prog, d->slice->driver, dra_al_device_json(d), &w->features,
-                                   &d->eval_cache, &mt);
+        dra_err *e = dra_al_match(w, p->prog, d, &mt);
         if (e) {
             al_idbuf ib;
             if (!*warned)

@@ -185,6 +185,18 @@ const char *dra_al_id(const al_device *d, al_idbuf *b)
     return b->s;
 }
 
+/* List packed device d in world->mat (once), for dra_al_trim to release
+ * its tree and CEL form. */
+static void materialize(al_device *d)
+{
+    if (d->materialized)
+        return;
+    dra_alloc_world *w = d->slice->w;
+    d->materialized = true;
+    w->mat = dra_xgrow(w->mat, w->nmat, sizeof *w->mat);
+    w->mat[w->nmat++] = d;
+}
+
 static json_t *parse_text(const char *text)
 {
     return dra_json_read_compact(text, strlen(text));
@@ -194,12 +206,22 @@ const json_t *dra_al_device_json(al_device *d)
 {
     if (d->tree || !d->text)
         return d->tree;
-    dra_alloc_world *w = d->slice->w;
     d->tree = parse_text(d->text);
-    d->materialized = true;
-    w->mat = dra_xgrow(w->mat, w->nmat, sizeof *w->mat);
-    w->mat[w->nmat++] = d;
+    materialize(d);
     return d->tree;
+}
+
+dra_err *dra_al_match(dra_alloc_world *w, void *prog, al_device *d, bool *matched)
+{
+    if (!w->eval.match_text || !d->text || d->tree)
+        return w->eval.match(w->eval.ctx, prog, d->slice->driver, dra_al_device_json(d), &w->features, &d->eval_cache,
+                             matched);
+    /* a packed device without its tree: its CEL form from its text */
+    dra_err *e = w->eval.match_text(w->eval.ctx, prog, d->slice->driver, d->text, strlen(d->text), &w->features,
+                                    &d->eval_cache, matched);
+    if (d->eval_cache)
+        materialize(d);
+    return e;
 }
 
 const json_t *dra_al_device_attrs(al_device *d)
