@@ -650,16 +650,56 @@ typedef struct tscan {
     dra_buf scratch; /* dra_json_scan_string's: a string it decodes (then we decline) */
 } tscan;
 
+/* The bytes of w that end a plain ASCII run: '"', '\\', a control
+ * character or a byte of 0x80 or more (the lowest such byte's high bit is
+ * set, and nothing below it). */
+static inline uint64_t t_special(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w) & highs;
+}
+
 /* A string without escapes, valid UTF-8, read as the parser reads it (its
- * bytes in the text); false for any other. */
+ * bytes in the text); false for any other.  Plain ASCII is read here,
+ * eight bytes at a time; anything else by the parser's own scanner. */
 static bool t_string(tscan *t, const char **out, size_t *len)
 {
     if (t->p >= t->end || *t->p != '"')
         return false;
-    const char *q = t->p + 1;
-    if (!dra_json_scan_string(&q, t->end, &t->scratch, out, len) || *out < t->p || *out >= t->end)
-        return false;
-    t->p = q;
+    const char *start = t->p + 1, *q = start, *end = t->end;
+    for (;;) {
+        if (end - q >= 8) {
+            uint64_t w;
+            memcpy(&w, q, 8);
+            uint64_t m = t_special(w);
+            if (!m) {
+                q += 8;
+                continue;
+            }
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            q += (unsigned)__builtin_clzll(m) >> 3;
+#else
+            q += (unsigned)__builtin_ctzll(m) >> 3;
+#endif
+        } else {
+            while (q < end && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x80 && *q != '"' && *q != '\\')
+                q++;
+            if (q >= end)
+                return false;
+        }
+        break;
+    }
+    if (*q != '"') { /* an escape, a control character or UTF-8: the parser decides */
+        q = start;
+        if (!dra_json_scan_string(&q, end, &t->scratch, out, len) || *out < t->p || *out >= end)
+            return false;
+        t->p = q;
+        return true;
+    }
+    *out = start;
+    *len = (size_t)(q - start);
+    t->p = q + 1;
     return true;
 }
 
@@ -722,24 +762,33 @@ static bool t_is(const char *k, size_t klen, const char *lit)
 }
 
 /* scan_attr from text: an object of one typed scalar. */
+/* Whether the text at t->p starts with lit (n bytes); past it if so. */
+static inline bool t_lit(tscan *t, const char *lit, size_t n)
+{
+    if ((size_t)(t->end - t->p) < n || memcmp(t->p, lit, n))
+        return false;
+    t->p += n;
+    return true;
+}
+
 static bool t_attr(tscan *t, dev_lazy *e, uint32_t *nobjs)
 {
-    const char *k;
-    size_t klen;
-    if (t->p >= t->end || *t->p != '{')
-        return false;
-    t->p++;
-    if (!t_key(t, &k, &klen) || t->p >= t->end)
+    /* the member's name as the writer writes it, without escapes: any
+     * other is not one the tree's scan takes */
+    const char *k = t->p + 2;
+    if (!(t_lit(t, "{\"int\":", 7) || t_lit(t, "{\"bool\":", 8) || t_lit(t, "{\"string\":", 10) ||
+          t_lit(t, "{\"version\":", 11)) ||
+        t->p >= t->end)
         return false;
     char c = *t->p;
-    if (t_is(k, klen, "int") && (c == '-' || (c >= '0' && c <= '9'))) {
+    if (k[0] == 'i' && (c == '-' || (c >= '0' && c <= '9'))) {
         json_int_t iv;
         double dv;
         if (dra_json_scan_number(&t->p, t->end, &iv, &dv) != 1)
             return false;
         e->type = LZ_INT;
         e->i = (int64_t)iv;
-    } else if (t_is(k, klen, "bool") && (c == 't' || c == 'f')) {
+    } else if (k[0] == 'b' && (c == 't' || c == 'f')) {
         bool yes = c == 't';
         size_t n = yes ? 4 : 5;
         if ((size_t)(t->end - t->p) < n || memcmp(t->p, yes ? "true" : "false", n))
@@ -747,7 +796,7 @@ static bool t_attr(tscan *t, dev_lazy *e, uint32_t *nobjs)
         t->p += n;
         e->type = LZ_BOOL;
         e->i = yes;
-    } else if ((t_is(k, klen, "string") || t_is(k, klen, "version")) && c == '"') {
+    } else if ((k[0] == 's' || k[0] == 'v') && c == '"') {
         size_t n;
         if (!t_string(t, &e->s, &n) || n >= UINT32_MAX)
             return false;
@@ -778,12 +827,12 @@ static bool t_cap(tscan *t, dev_lazy *e, uint32_t *nobjs)
         if (!more)
             t->p++;
         while (more) {
-            const char *k;
-            size_t klen, n;
-            if (!t_key(t, &k, &klen))
+            const char *k = "value";
+            size_t klen = 5, n;
+            if (!t_lit(t, "\"value\":", 8) && !t_key(t, &k, &klen))
                 return false;
             if (t_is(k, klen, "value") && t->p < t->end && *t->p == '"') {
-                if (!t_string(t, &e->s, &n) || n >= UINT32_MAX || memchr(e->s, '\0', n) || !quantity_ok(e->s, n))
+                if (!t_string(t, &e->s, &n) || n >= UINT32_MAX || !quantity_ok(e->s, n))
                     return false;
                 e->slen = (uint32_t)n;
             } else if (!t_skip(t)) {
@@ -814,10 +863,13 @@ static bool t_section(tscan *t, dev_lazy *e, size_t *n, bool caps, uint32_t *nob
     do {
         const char *name;
         size_t len;
-        if (*n == DRA_DEV_TEXT_MAX || !t_key(t, &name, &len) || len >= UINT32_MAX || memchr(name, '\0', len))
+        if (*n == DRA_DEV_TEXT_MAX || !t_key(t, &name, &len) || len >= UINT32_MAX)
             return false;
         dev_lazy *x = &e[(*n)++];
-        const char *slash = memchr(name, '/', len);
+        const char *slash = NULL; /* the first '/' (no NUL in a string the scan takes) */
+        for (size_t i = 0; i < len && !slash; i++)
+            if (name[i] == '/')
+                slash = name + i;
         x->dom = slash ? name : NULL;
         x->dlen = slash ? (uint32_t)(slash - name) : 0;
         x->id = slash ? slash + 1 : name;
