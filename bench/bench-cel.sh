@@ -2,9 +2,11 @@
 # CEL selector evaluation: ns per device evaluation in C (our engine, via
 # bench/cel_bench.c) and in JavaScript (@marcbachmann/cel-js, installed into
 # build/bench/node_modules with npm), the ratio, and heap allocations per
-# evaluation in C (target: 0), and ns per device with its conversion included
+# evaluation in C (target: 0), and ns per device with its conversion included,
+# from the device's compact text as dra-alloc holds a packed slice's device
 # (target: 50; the issue's row of bench/table.sh, one a selector, cel-js's
-# ns per evaluation of the same selector as the peer).
+# ns per evaluation of the same selector as the peer).  C figures are CPU
+# time of the benchmark's thread.
 #   ITERATIONS (default 2000000 for C; JS runs a quarter of them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,12 +62,13 @@ while read -r _ name c_ns allocs c_res; do
 done <<<"$c_out"
 echo "(target: C at least 20x faster than cel-js, no allocation per evaluation)"
 if [[ -n $cx ]]; then
-    # A device met for the first time: conversion, match and free together.
+    # A device met for the first time: built from its text, matched and
+    # freed, as dra-alloc pays it.
     printf '%-16s %12s %14s\n' selector "ns/device" "allocs/device"
     while read -r _ name ns allocs; do
         printf '%-16s %12s %14s\n' "$name" "$ns" "$allocs"
     done <<<"$cx"
-    echo "(with conversion: target 50 ns per device)"
+    echo "(with conversion from the device's text: target 50 ns per device)"
     bench_header
     while read -r _ name ns allocs; do
         js_ns=$(awk -v n="$name" '$2 == n {print $3}' <<<"$js_out")

@@ -140,11 +140,14 @@ json_t *dra_sel_device_ref(const dra_sel_device *d)
 const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d, const cel_dra_convert *how)
 {
     if (!d->cel_cache) {
-        json_t *dev = dra_sel_device_ref(d);
         dra_arena scratch = DRA_ARENA_INIT;
-        ((dra_sel_device *)d)->cel_cache = cel_dra_device_build_as(dev, d->driver, &scratch, how);
+        if (d->device) {
+            ((dra_sel_device *)d)->cel_cache = cel_dra_device_build_as(d->device, d->driver, &scratch, how);
+        } else { /* held as text: built from it, no tree */
+            ((dra_sel_device *)d)->cel_cache =
+                cel_dra_device_build_text(d->text ? d->text : "", d->text ? d->text_len : 0, d->driver, &scratch, how);
+        }
         dra_arena_free(&scratch);
-        json_decref(dev);
     }
     return d->cel_cache;
 }
