@@ -30,6 +30,7 @@ all_out=$("$out/cel_bench" "$iters")
 c_out=$(grep '^c ' <<<"$all_out")
 conv=$(grep '^conv ' <<<"$all_out" || true)
 cx=$(grep '^cx ' <<<"$all_out" || true)
+ct=$(grep '^ct ' <<<"$all_out" || true)
 js_out=""
 if command -v node >/dev/null && command -v npm >/dev/null; then
     if [[ ! -d $out/node_modules/@marcbachmann/cel-js ]]; then
@@ -64,9 +65,10 @@ echo "(target: C at least 20x faster than cel-js, no allocation per evaluation)"
 if [[ -n $cx ]]; then
     # A device met for the first time: built from its text, matched and
     # freed, as dra-alloc pays it.
-    printf '%-16s %12s %14s\n' selector "ns/device" "allocs/device"
+    printf '%-16s %12s %14s %16s\n' selector "ns/device" "allocs/device" "via tree ns/dev"
     while read -r _ name ns allocs; do
-        printf '%-16s %12s %14s\n' "$name" "$ns" "$allocs"
+        tree_ns=$(awk -v n="$name" '$2 == n {print $3}' <<<"$ct")
+        printf '%-16s %12s %14s %16s\n' "$name" "$ns" "$allocs" "${tree_ns:--}"
     done <<<"$cx"
     echo "(with conversion from the device's text: target 50 ns per device)"
     bench_header
