@@ -115,7 +115,14 @@ dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
     c->env = cel_dra_env_new(&o);
     c->release = o.release;
     c->how = cel_dra_convert_of(&o);
-    return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device, c_compile_value, c_derive, c_match_text};
+    return (dra_selector_eval){.ctx = c,
+                               .compile = c_compile,
+                               .match = c_match,
+                               .free_prog = c_free_prog,
+                               .free_device_cache = c_free_device,
+                               .compile_value = c_compile_value,
+                               .derive = c_derive,
+                               .match_text = c_match_text};
 }
 
 void dra_cel_selector_eval_free(dra_selector_eval *ev)

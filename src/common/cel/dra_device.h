@@ -164,7 +164,7 @@ struct cel_dra_device {
     dev_full *full;                /* the full conversion, or NULL until needed */
     json_t *json;                  /* held reference; NULL when built from text */
     const char *text;              /* built from text: its copy (tlen bytes and a NUL), else NULL */
-    size_t tlen;
+    size_t tlen;                   /* its length */
     const char *error;             /* the full conversion's errors, when the scan made it */
     const char *list_error;
     cel_dra_convert how;
