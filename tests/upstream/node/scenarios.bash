@@ -171,12 +171,36 @@ cdi_claims() {
 # driver_calls: how many NodePrepareResources calls the driver logged
 # (dra-prepare -v says which claims it skipped; the transcript holds that)
 
+# The DRAResourceHealth services each driver registers under 1.36 (the rest
+# of the list is compared).  The C driver offers v1 and v1alpha1 (its
+# --services default) under every release.  k8s.io/dynamic-resource-
+# allocation@v0.36.3 kubeletplugin/draplugin.go offers v1alpha1 only to a
+# plugin that implements DRAResourceHealthServer, which v0.4.0's driver does
+# not (build.sh leaves out 0002, 1.37's WatchHealthStatus); 1.37's offers
+# both to the patched driver, so there the whole lists are compared.  A 1.36
+# kubelet does the same with either list: k8s.io/kubernetes@v1.36.3
+# pkg/kubelet/cm/dra/plugin/dra_plugin_manager.go validateSupportedServices
+# picks the first DRAPlugin service it knows (v1.DRAPlugin for both) and
+# ignores the others, and add() opens the health stream whenever the
+# ResourceHealthStatus gate is on, whatever the list says, on v1alpha1 (which
+# the C driver serves; 1.37 opens it only for a driver that lists one,
+# pickHealthService).
+declare -A REG_HEALTH_136=([go]="" [c]="v1.DRAResourceHealth v1alpha1.DRAResourceHealth")
+
 sc_registration() {
     start_driver || return 1
-    local rc=0
+    local rc=0 health
     "$DRA_BIN/dra-prepare" plugins --registry-dir "$D/reg" -o json >"$D/plugins.json" || rc=$?
     echo "plugins: exit $rc"
-    jq -c '{name, service, supportedVersions, registered, reachable}' "$D/plugins.json"
+    if [[ ${DRA_KUBERNETES_VERSION:-} == 1.36 ]]; then
+        health=$(jq -r '[.supportedVersions[] | select(endswith(".DRAResourceHealth"))] | join(" ")' "$D/plugins.json")
+        [[ $health == "${REG_HEALTH_136[$KIND]}" ]] ||
+            fail "registration: health services \"$health\", want \"${REG_HEALTH_136[$KIND]}\" (1.36)"
+        echo "health services: as this driver offers them under 1.36"
+        jq -c '{name, service, supportedVersions: [.supportedVersions[] | select(endswith(".DRAResourceHealth") | not)], registered, reachable}' "$D/plugins.json"
+    else
+        jq -c '{name, service, supportedVersions, registered, reachable}' "$D/plugins.json"
+    fi
     rc=0
     "$DRA_BIN/dra-prepare" probe --socket "$D/plugins/gpu.example.com/dra.sock" \
         --reg-socket "$D/reg/gpu.example.com-reg.sock" --claim <(claim_on p1-own c-p1 gpu.example.com gpu-1 u-p1) --count 2 -o json \
