@@ -40,6 +40,7 @@ typedef struct pinfo {
     const json_t **sets; /* sharedCounters arrays of the pool's current slices */
     size_t nsets;
     dra_strmap in_use; /* device name -> 1: in a non-admin allocation result */
+    int64_t results;   /* allocation results naming the pool, admin access too (1.36's count) */
     nq *consumed;      /* consumed capacity over those results, per name */
     size_t nconsumed;
 } pinfo;
@@ -414,20 +415,21 @@ static json_t *shareable_summary(const pinfo *x, char **err)
 
 /* The devices in use of every pool of the request's driver (admin access
  * excluded: observers, not consumers) and their consumed capacity, in one
- * pass over the claims. */
+ * pass over the claims; and every result naming the pool. */
 static void mark_in_use(const dra_compact *claims, const char *driver, pinfo *pools, const dra_strmap *index)
 {
     for (size_t c = 0; c < claims->nclaims; c++) {
         const dra_claim_rec *cl = claims->claims[c];
         for (uint32_t i = 0; i < cl->nresults; i++) {
             const dra_rec_result *r = &cl->results[i];
-            if (r->admin_access)
-                continue;
             const char *d = r->driver, *p = r->pool, *dev = r->device;
             intptr_t k;
-            if (!d || !p || !dev || strcmp(d, driver) != 0 || !dra_strmap_get(index, p, strlen(p), &k))
+            if (!d || !p || strcmp(d, driver) != 0 || !dra_strmap_get(index, p, strlen(p), &k))
                 continue;
             pinfo *x = &pools[k];
+            x->results++;
+            if (r->admin_access || !dev)
+                continue;
             dra_strmap_put(&x->in_use, dev, strlen(dev), 1);
             const char *name;
             const json_t *q;
@@ -572,8 +574,10 @@ static void pool_views(const pinfo *x, const char *default_attr, json_t *o, char
         json_object_set_new(o, "shareableSummary", share);
 }
 
-/* One pool of status.pools; *invalid when it carries a validationError. */
-static json_t *pool_entry(const pinfo *x, const char *default_attr, bool *invalid)
+/* One pool of status.pools; *invalid when it carries a validationError.
+ * v136: as 1.36's controller, every result counted, no unavailable device,
+ * no prefix and no views. */
+static json_t *pool_entry(const pinfo *x, const char *default_attr, bool v136, bool *invalid)
 {
     json_t *o = json_object();
     json_object_set_new(o, "driver", json_string(x->driver));
@@ -583,17 +587,19 @@ static json_t *pool_entry(const pinfo *x, const char *default_attr, bool *invali
     json_object_set_new(o, "generation", json_integer(x->generation));
     char *verr = NULL;
     if (dra_pool_tally_short(&x->tally)) {
-        verr = dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %zu/%lld slices at generation %lld",
-                             x->driver, x->pool, x->tally.n, (long long)x->tally.want, (long long)x->generation);
+        verr = dra_xasprintf("%spool %s/%s is incomplete: observed %zu/%lld slices at generation %lld",
+                             v136 ? "" : "PoolIncomplete: ", x->driver, x->pool, x->tally.n, (long long)x->tally.want,
+                             (long long)x->generation);
     } else {
-        int64_t alloc = (int64_t)x->in_use.n;
-        int64_t avail = x->total - alloc - x->unavailable;
+        int64_t alloc = v136 ? x->results : (int64_t)x->in_use.n, unavailable = v136 ? 0 : x->unavailable;
+        int64_t avail = x->total - alloc - unavailable;
         json_object_set_new(o, "resourceSliceCount", json_integer((json_int_t)x->tally.n));
         json_object_set_new(o, "totalDevices", json_integer(x->total));
         json_object_set_new(o, "allocatedDevices", json_integer(alloc));
         json_object_set_new(o, "availableDevices", json_integer(avail > 0 ? avail : 0));
-        json_object_set_new(o, "unavailableDevices", json_integer(x->unavailable));
-        pool_views(x, default_attr, o, &verr);
+        json_object_set_new(o, "unavailableDevices", json_integer(unavailable));
+        if (!v136)
+            pool_views(x, default_attr, o, &verr);
     }
     *invalid = verr != NULL;
     if (verr) {
@@ -642,7 +648,8 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
         limit = json_integer_value(json_object_get(spec, "limit"));
     slices sl = {kept ? NULL : dra_model_kind(m, DRA_KIND_RESOURCE_SLICE), kept, 0};
     sl.n = kept ? json_array_size(kept) : sl.model->n;
-    const dra_model_list *rules = dra_feature_enabled(features, DRA_FEATURE_DEVICE_TAINT_RULES)
+    bool v136 = dra_features_release_of(features) <= DRA_RELEASE_1_36;
+    const dra_model_list *rules = !v136 && dra_feature_enabled(features, DRA_FEATURE_DEVICE_TAINT_RULES)
                                       ? dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE)
                                       : NULL;
     pinfo *pools = dra_xcalloc(sl.n + 1, sizeof *pools);
@@ -657,7 +664,7 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
     size_t incomplete = 0;
     for (size_t i = 0; i < shown; i++) {
         bool invalid;
-        json_array_append_new(arr, pool_entry(&pools[i], default_attr, &invalid));
+        json_array_append_new(arr, pool_entry(&pools[i], default_attr, v136, &invalid));
         incomplete += invalid;
     }
     json_t *status = status_of(np, shown, incomplete, arr, now);
@@ -741,6 +748,8 @@ dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const dra_comp
         if (only_file && (!reqs->v[i]->file || strcmp(reqs->v[i]->file, only_file) != 0))
             continue;
         json_t *out = json_deep_copy(reqs->v[i]->json);
+        if (dra_features_release_of(features) <= DRA_RELEASE_1_36) /* k8s.io/api v0.36.3 has no such field */
+            json_object_del(json_object_get(out, "spec"), "defaultPartitionTypeAttribute");
         const json_t *st = json_object_get(out, "status");
         if (!st || json_is_null(st))
             json_object_set_new(out, "status",

@@ -32,6 +32,12 @@
  *    validationError (PartitionTypeMissing:, PartitionCostMismatch:,
  *    ...OverCap:) and keeps the counts.  The counterSets view of some
  *    revisions is not computed.
+ *  - under 1.36 (features' release; k8s.io/kubernetes@v1.36.3 controller.go,
+ *    which reads no DeviceTaintRule and has no views.go): allocatedDevices
+ *    counts every allocation result naming the pool, admin access and
+ *    repeats included; unavailableDevices is always 0; validationError has
+ *    no "PoolIncomplete: " prefix; no views; and the request written back
+ *    has no spec.defaultPartitionTypeAttribute (v0.36.3's API has none).
  * Pools are found by name through a hash map and claims are read once, so
  * the cost is linear in slices, devices and allocation results.
  *
