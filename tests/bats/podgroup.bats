@@ -102,6 +102,22 @@ setup() {
     assert_line --partial 'pod default/worker-0: 0/3 nodes are available: pod "default/worker-0": ResourceClaim not created yet.'
 }
 
+@test "podgroup: 1.36 without DRAWorkloadResourceClaims: a pod naming a PodGroup is a pod of its own" {
+    # v1.36.3's getPodGroup looks the group up only with the gate: each
+    # pod gets its own claim from the template, GenericWorkload on or off
+    for gates in "" "--feature-gates GenericWorkload=true"; do
+        run --separate-stderr "$DRA_BIN/dra-claim" generate --kubernetes-version 1.36 $gates -o json \
+            "$A/sched-cluster.yaml" "$G/group.yaml"
+        assert_success
+        run jq -r '[.items[] | select(.kind == "ResourceClaim") | .metadata.ownerReferences[0].name] | sort | join(",")' <<<"$output"
+        assert_output "loader,worker-0,worker-1"
+    done
+    # 1.37 refuses the members instead
+    run "$DRA_BIN/dra-claim" generate --kubernetes-version 1.37 "$A/sched-cluster.yaml" "$G/group.yaml"
+    assert_failure 2
+    assert_line --partial "Pod is a member of PodGroup train but GenericWorkload feature is disabled"
+}
+
 @test "podgroup: gate off: claims made while it was on are used, each pod on its own" {
     yq 'select(.kind != "PodGroup")' "$G/group.yaml" > "$T/nogroup.yaml"
     yq 'select(.kind == "PodGroup") | del(.spec.resourceClaims)' "$G/group.yaml" >> "$T/nogroup.yaml"

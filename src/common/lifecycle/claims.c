@@ -361,11 +361,23 @@ static bool workload_claims(const dra_lc_opts *opts)
     return dra_feature_enabled(opts ? opts->features : NULL, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS);
 }
 
+/* Whether the resourceclaim controller takes a pod as a member of no
+ * PodGroup whatever its spec.schedulingGroup says: 1.36's getPodGroup with
+ * DRAWorkloadResourceClaims off (k8s.io/kubernetes@v1.36.3
+ * pkg/controller/resourceclaim/controller.go; 1.37 looks the group up and
+ * leaves its claims alone instead). */
+static bool groups_unseen(const dra_features *f)
+{
+    return dra_features_release_of(f) == DRA_RELEASE_1_36 &&
+           !dra_feature_enabled(f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS);
+}
+
 /* getPodGroup (pkg/controller/resourceclaim/controller.go): the PodGroup the
  * pod names, in the current state, or NULL.  The pod as stored keeps
  * spec.schedulingGroup even with GenericWorkload off (the API server drops
  * it only from a new pod), and then the controller refuses the pod whole;
- * with the gate a group not there is refused too.  Returns why (owned), or
+ * with the gate a group not there is refused too (1.36's looks for it only
+ * with DRAWorkloadResourceClaims: groups_unseen).  Returns why (owned), or
  * NULL when the pod names no group or its group is there. */
 static char *get_pod_group(const dra_cluster *c, const dra_changes *ch, const json_t *p, const dra_lc_opts *opts,
                            const json_t **group)
@@ -373,6 +385,8 @@ static char *get_pod_group(const dra_cluster *c, const dra_changes *ch, const js
     *group = NULL;
     const char *gname = dra_pod_group_name(p);
     if (!gname)
+        return NULL;
+    if (groups_unseen(opts ? opts->features : NULL))
         return NULL;
     if (!dra_feature_enabled(opts ? opts->features : NULL, DRA_FEATURE_GENERIC_WORKLOAD))
         return dra_xasprintf("Pod is a member of PodGroup %s but GenericWorkload feature is disabled", gname);
@@ -640,7 +654,9 @@ static void reserve_bound(const dra_cluster *c, const json_t *p, const dra_lc_op
     const char *ns = dra_jstr_or(p, "metadata.namespace", "");
     const char *uid = dra_jstr_or(p, "metadata.uid", "");
     const char *gname = dra_pod_group_name(p);
-    const json_t *group = gname ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
+    const json_t *group = gname && !groups_unseen(opts ? opts->features : NULL)
+                              ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname)
+                              : NULL;
     bool wl = workload_claims(opts);
     pod_claim_ref r;
     for (size_t i = 0; next_pod_claim(c, out, p, &i, &r);) {
