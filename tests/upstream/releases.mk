@@ -128,8 +128,7 @@ endif
 # `make upstream-check-cluster-releases`):
 #
 #   make upstream-cluster-1.N   build/upstream/1.N/bin: upstream-cluster (and
-#                               its kubectl link), upstream-controllers (not
-#                               on 1.36, below)
+#                               its kubectl link), upstream-controllers
 #   make upstream-poolstatus-1.N, upstream-driver-1.N
 #                               the pool-status peer (poolstatus.mk's overlay
 #                               of that release's controller) and the example
@@ -137,8 +136,8 @@ endif
 #   make upstream-check-{cluster-client,cluster-sched,controllers,poolstatus,
 #        driver}-1.N            each suite against them, the tools given
 #                               DRA_KUBERNETES_VERSION=1.N; the controllers
-#                               suite reads controllers/KNOWN-1.N when there
-#                               is one
+#                               suite reads controllers/KNOWN-1.N and
+#                               SKIP-1.N when there are
 #   make upstream-check-cluster-releases
 #                               all of them for each release, then
 #                               upstream-celtable-1.N; each suite timed, then
@@ -146,13 +145,15 @@ endif
 #                               checks every release's gates at once)
 #
 # The controllers peer is written against 1.37's Go API, which 1.38 keeps;
-# 1.36's differs where it reaches it (REL_1.36_UNPORTED: the target says so
-# in one line and fails): resourceclaim.NewController takes a Features
-# value, devicetainteviction.New a v1beta2 DeviceTaintRuleInformer and the
+# where 1.36's differs, cmd/upstream-controllers/api_136.go stands in for
+# api.go (tag k8s136): resourceclaim.NewController takes a Features value,
+# devicetainteviction.New a v1beta2 DeviceTaintRuleInformer and the
 # WorkloadResourceClaims gate, PodGroups are scheduling.k8s.io/v1alpha2 and
-# DeviceTaintRule has no resource.k8s.io/v1 (nor client-go lister).  1.36's
-# ResourcePoolStatusRequest controller reads no DeviceTaintRules: its
-# pool-status peer is built with export_136.go.in (REL_1.36_POOLSTATUS)
+# DeviceTaintRule has no resource.k8s.io/v1 (the peer reads a v1 one of the
+# input as v1beta2).  A suite a release's Go API is not ported to is named
+# in REL_1.N_UNPORTED (its targets say so in one line and fail); none is.
+# 1.36's ResourcePoolStatusRequest controller reads no DeviceTaintRules:
+# its pool-status peer is built with export_136.go.in (REL_1.36_POOLSTATUS)
 # and without views.go, which 1.36 does not have.
 #
 # Measured at load average 20-36 on 2 cores, every build at nice 19 (cold:
@@ -171,8 +172,6 @@ endif
 # poolstatus: 144 passed, 0 failed, 19 skipped at 1.36; 121 passed,
 # 0 failed, 42 skipped at 1.38 (the gates it locks, inputs it rejects).
 REL_CLUSTER := upstream-cluster:./cmd/upstream-cluster upstream-controllers:./cmd/upstream-controllers
-REL_1.36_CLUSTER := upstream-cluster:./cmd/upstream-cluster
-REL_1.36_UNPORTED := controllers
 REL_1.36_POOLSTATUS := export_136.go.in
 REL_CLUSTER_SUITES := cluster-client cluster-sched controllers poolstatus driver
 REL_CLUSTER_CHECKS := $(foreach r,$(REL_RELEASES),$(REL_CLUSTER_SUITES:%=upstream-check-%-$(r)) \
@@ -236,6 +235,7 @@ upstream-check-controllers-$(1):
 else
 upstream-check-controllers-$(1): upstream-cluster-$(1) $(BUILD)/bin/dra-claim $(BUILD)/bin/dra-evict
 	@$(call rel_env,$(1)) $$(if $$(wildcard tests/upstream/controllers/KNOWN-$(1)),CONTROLLERS_KNOWN=$(CURDIR)/tests/upstream/controllers/KNOWN-$(1)) \
+	  $$(if $$(wildcard tests/upstream/controllers/SKIP-$(1)),CONTROLLERS_SKIP=$(CURDIR)/tests/upstream/controllers/SKIP-$(1)) \
 	  tests/upstream/controllers/run.sh
 endif
 

@@ -24,7 +24,10 @@
 # A scenario named in tests/upstream/controllers/KNOWN (NAME: reason) is
 # expected to differ: it counts as skipped while it does, as failed once it
 # agrees (so that the entry gets removed); CONTROLLERS_KNOWN=FILE reads
-# another release's list instead.  A scenario that sets a gate the release
+# another release's list instead.  CONTROLLERS_SKIP=FILE (same format)
+# names scenarios a release cannot answer at all (an input it does not
+# serve, an outcome upstream leaves to a race): they are not run and count
+# as skipped.  A scenario that sets a gate the release
 # (DRA_KUBERNETES_VERSION) locks is skipped when both sides refuse it.
 # CONTROLLERS_KEEP=DIR keeps both
 # sides as DIR/NAME.{upstream,tools}.  Prints one line per scenario, the
@@ -44,6 +47,7 @@ T=$(mktemp -d /tmp/dra-controllers.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 KEEP=${CONTROLLERS_KEEP:-}
 KNOWN=${CONTROLLERS_KNOWN:-$HERE/KNOWN}
+SKIPS=${CONTROLLERS_SKIP:-}
 [[ -z $KEEP ]] || mkdir -p "$KEEP"
 
 # tool_claims FILE...: the tools' end state
@@ -82,6 +86,10 @@ while read -r name mode rest; do
     if [[ ${#want[@]} -gt 0 ]]; then
         hit=0; for w in "${want[@]}"; do [[ $w == "$name" ]] && hit=1; done
         [[ $hit -eq 1 ]] || continue
+    fi
+    if [[ -n $SKIPS ]] && why=$(sed -n "s/^$name: //p" "$SKIPS") && [[ -n $why ]]; then
+        echo "SKIP $name (not run in this release: $why)"; skipped=$((skipped + 1))
+        continue
     fi
     read -r -a args <<<"$rest"
     gates=()

@@ -15,7 +15,6 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2"
-	"k8s.io/kubernetes/pkg/controller/resourceclaim"
 )
 
 // maxWrites bounds the API writes of one run (a few per object).
@@ -99,9 +98,7 @@ func runClaims(objs []runtime.Object) error {
 	// about one run in 25 with DRAWorkloadResourceClaims).
 	first := informers.NewSharedInformerFactory(c, 0)
 	rest := informers.NewSharedInformerFactory(c, 0)
-	ec, err := resourceclaim.NewController(logger, c, rest.Core().V1().Pods(),
-		rest.Scheduling().V1beta1().PodGroups(), first.Resource().V1().ResourceClaims(),
-		first.Resource().V1().ResourceClaimTemplates())
+	ec, err := newClaimController(logger, c, rest, first)
 	if err != nil {
 		return err
 	}

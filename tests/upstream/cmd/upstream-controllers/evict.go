@@ -31,7 +31,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	k8stesting "k8s.io/client-go/testing"
-	"k8s.io/kubernetes/pkg/controller/devicetainteviction"
 	"k8s.io/kubernetes/pkg/features"
 )
 
@@ -68,10 +67,13 @@ func shiftAll(objs []runtime.Object, d time.Duration, now metav1.Time) {
 			for i := range x.Spec.Devices {
 				taints(x.Spec.Devices[i].Taints)
 			}
-		case *resourceapi.DeviceTaintRule:
-			t := []resourceapi.DeviceTaint{x.Spec.Taint}
-			taints(t)
-			x.Spec.Taint = t[0]
+		case *taintRule:
+			if x.Spec.Taint.TimeAdded == nil {
+				t := now
+				x.Spec.Taint.TimeAdded = &t
+			} else {
+				shiftTime(x.Spec.Taint.TimeAdded, d)
+			}
 			for i := range x.Status.Conditions {
 				shiftTime(&x.Status.Conditions[i].LastTransitionTime, d)
 			}
@@ -125,9 +127,7 @@ func runEvict(objs []runtime.Object, now time.Time) error {
 	release := make(chan struct{})
 	held := &holdingClient{Interface: c, wait: release}
 	f := informers.NewSharedInformerFactory(c, 0)
-	tc := devicetainteviction.New(held, f.Core().V1().Pods(), f.Resource().V1().ResourceClaims(),
-		f.Resource().V1().ResourceSlices(), f.Resource().V1().DeviceTaintRules(),
-		f.Resource().V1().DeviceClasses(), "device-taint-eviction-controller")
+	tc := newEvictController(held, f)
 	f.Start(ctx.Done())
 	errc := make(chan error, 1)
 	go func() { errc <- tc.Run(ctx, workers) }()

@@ -13,7 +13,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
-	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -27,9 +26,9 @@ import (
 var decoder = legacyscheme.Codecs.UniversalDecoder()
 
 // objects reads the named inputs and returns the objects the two
-// controllers watch, as v1 (PodGroups as scheduling.k8s.io/v1beta1, the
-// version the resourceclaim controller watches); other kinds are skipped,
-// as the tools skip them.
+// controllers watch, as v1 (PodGroups and DeviceTaintRules as the version
+// the controllers watch, api.go); other kinds are skipped, as the tools
+// skip them.
 func objects(paths []string) ([]runtime.Object, error) {
 	raws, err := peer.ReadPaths(paths, os.Stdin)
 	if err != nil {
@@ -41,15 +40,23 @@ func objects(paths []string) ([]runtime.Object, error) {
 		if err := json.Unmarshal(r.JSON, &head); err != nil {
 			return nil, fmt.Errorf("%s: %v", r.Where, err)
 		}
+		if av := servedVersion(head.Kind, head.APIVersion); av != head.APIVersion {
+			if r.JSON, err = asVersion(r.JSON, av); err != nil {
+				return nil, fmt.Errorf("%s: %v", r.Where, err)
+			}
+			head.APIVersion = av
+		}
 		gv := resourceapi.SchemeGroupVersion
 		switch av := head.APIVersion; {
 		case head.Kind == "Pod" && av == "v1":
 			gv = corev1.SchemeGroupVersion
-		case head.Kind == "PodGroup" && av == schedulingv1beta1.SchemeGroupVersion.String():
-			gv = schedulingv1beta1.SchemeGroupVersion
+		case head.Kind == "PodGroup" && av == podGroupVersion.String():
+			gv = podGroupVersion
 		case strings.HasPrefix(av, "resource.k8s.io/") && !strings.HasSuffix(av, "/v1alpha2"):
 			switch head.Kind {
-			case "DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule":
+			case "DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate":
+			case "DeviceTaintRule":
+				gv = ruleVersion
 			default:
 				continue
 			}
@@ -66,7 +73,7 @@ func objects(paths []string) ([]runtime.Object, error) {
 		}
 		if m, ok := obj.(metav1.Object); ok {
 			switch obj.(type) {
-			case *corev1.Pod, *schedulingv1beta1.PodGroup, *resourceapi.ResourceClaim, *resourceapi.ResourceClaimTemplate:
+			case *corev1.Pod, *podGroup, *resourceapi.ResourceClaim, *resourceapi.ResourceClaimTemplate:
 				if m.GetNamespace() == "" {
 					m.SetNamespace("default")
 				}

@@ -13,7 +13,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
-	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -37,9 +36,9 @@ type op struct {
 
 var resources = map[string]schema.GroupVersionResource{
 	"Pod":             corev1.SchemeGroupVersion.WithResource("pods"),
-	"PodGroup":        schedulingv1beta1.SchemeGroupVersion.WithResource("podgroups"),
+	"PodGroup":        podGroupVersion.WithResource("podgroups"),
 	"ResourceClaim":   resourceapi.SchemeGroupVersion.WithResource("resourceclaims"),
-	"DeviceTaintRule": resourceapi.SchemeGroupVersion.WithResource("devicetaintrules"),
+	"DeviceTaintRule": ruleVersion.WithResource("devicetaintrules"),
 }
 
 var patchTypes = map[string]types.PatchType{
@@ -188,12 +187,12 @@ func dumpObjects(ctx context.Context, c kubernetes.Interface, file string) error
 	for i := range pods.Items {
 		item(corev1.SchemeGroupVersion, "Pod", &pods.Items[i])
 	}
-	groups, err := c.SchedulingV1beta1().PodGroups("").List(ctx, metav1.ListOptions{})
+	groups, err := listPodGroups(ctx, c)
 	if err != nil {
 		return err
 	}
-	for i := range groups.Items {
-		item(schedulingv1beta1.SchemeGroupVersion, "PodGroup", &groups.Items[i])
+	for i := range groups {
+		item(podGroupVersion, "PodGroup", &groups[i])
 	}
 	r := c.ResourceV1()
 	rv := resourceapi.SchemeGroupVersion
@@ -227,12 +226,12 @@ func dumpObjects(ctx context.Context, c kubernetes.Interface, file string) error
 	for i := range slices.Items {
 		item(rv, "ResourceSlice", &slices.Items[i])
 	}
-	rules, err := r.DeviceTaintRules().List(ctx, metav1.ListOptions{})
+	rules, err := listRules(ctx, c)
 	if err != nil {
 		return err
 	}
-	for i := range rules.Items {
-		item(rv, "DeviceTaintRule", &rules.Items[i])
+	for i := range rules {
+		item(ruleVersion, "DeviceTaintRule", &rules[i])
 	}
 	b, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
 	if err != nil {

@@ -12,6 +12,8 @@ package main
 //     DisruptionTarget condition without its time, whether being deleted.
 //     Deleted pods are absent.
 //   PodGroup: status.resourceClaimStatuses (normalised names).
+//   Both lists sorted by name where the release leaves their order to
+//   chance (claimStatusesUnordered, api_136.go).
 //   DeviceTaintRule: status conditions without their times.
 //
 // Generated names: the API server appends 5 random characters to the
@@ -29,7 +31,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
-	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
@@ -82,10 +83,10 @@ type podState struct {
 }
 
 type podGroupState struct {
-	Kind          string                                          `json:"kind"`
-	Namespace     string                                          `json:"namespace"`
-	Name          string                                          `json:"name"`
-	ClaimStatuses []schedulingv1beta1.PodGroupResourceClaimStatus `json:"resourceClaimStatuses,omitempty"`
+	Kind          string                `json:"kind"`
+	Namespace     string                `json:"namespace"`
+	Name          string                `json:"name"`
+	ClaimStatuses []podGroupClaimStatus `json:"resourceClaimStatuses,omitempty"`
 }
 
 type ruleState struct {
@@ -142,6 +143,9 @@ func dumpState(ctx context.Context, c kubernetes.Interface, w io.Writer, extra [
 			}
 			s.ClaimStatuses = append(s.ClaimStatuses, st)
 		}
+		if claimStatusesUnordered {
+			sort.Slice(s.ClaimStatuses, func(i, j int) bool { return s.ClaimStatuses[i].Name < s.ClaimStatuses[j].Name })
+		}
 		for _, cond := range p.Status.Conditions {
 			if cond.Type == corev1.DisruptionTarget {
 				s.Disruption = &condition{Type: string(cond.Type), Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message}
@@ -151,12 +155,12 @@ func dumpState(ctx context.Context, c kubernetes.Interface, w io.Writer, extra [
 			return err
 		}
 	}
-	groups, err := c.SchedulingV1beta1().PodGroups("").List(ctx, metav1.ListOptions{})
+	groups, err := listPodGroups(ctx, c)
 	if err != nil {
 		return err
 	}
-	for i := range groups.Items {
-		g := &groups.Items[i]
+	for i := range groups {
+		g := &groups[i]
 		s := podGroupState{Kind: "PodGroup", Namespace: g.Namespace, Name: g.Name}
 		for _, st := range g.Status.ResourceClaimStatuses {
 			if st.ResourceClaimName != nil {
@@ -166,16 +170,19 @@ func dumpState(ctx context.Context, c kubernetes.Interface, w io.Writer, extra [
 			}
 			s.ClaimStatuses = append(s.ClaimStatuses, st)
 		}
+		if claimStatusesUnordered {
+			sort.Slice(s.ClaimStatuses, func(i, j int) bool { return s.ClaimStatuses[i].Name < s.ClaimStatuses[j].Name })
+		}
 		if err := add(s); err != nil {
 			return err
 		}
 	}
-	rules, err := c.ResourceV1().DeviceTaintRules().List(ctx, metav1.ListOptions{})
+	rules, err := listRules(ctx, c)
 	if err != nil {
 		return err
 	}
-	for i := range rules.Items {
-		r := &rules.Items[i]
+	for i := range rules {
+		r := &rules[i]
 		s := ruleState{Kind: "DeviceTaintRule", Name: r.Name}
 		for _, cond := range r.Status.Conditions {
 			s.Conditions = append(s.Conditions, condition{Type: cond.Type, Status: string(cond.Status),
