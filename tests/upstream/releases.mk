@@ -67,19 +67,46 @@ rel_build = @mkdir -p build/upstream/$(1)/bin build/upstream/$(1)/pkg; \
 	  ln -f pkg/$$(basename $${p\#*:}) bin/$${p%%:*} || exit 1; \
 	done
 
+# The targets of each suite (before -1.N): its check and the builds it
+# needs.  A suite of REL_1.N_UNPORTED (one whose peer is not ported to that
+# release's Go API) has its check, and its own peer's build where it has
+# one, say so in one line and fail.
+REL_TARGETS_alloc := upstream upstream-peers upstream-check upstream-check-alloc
+REL_TARGETS_cel := upstream upstream-peers upstream-check upstream-check-cel
+REL_TARGETS_validate := upstream-validate upstream-peers upstream-check-validate
+REL_TARGETS_alloctable := upstream-alloctable
+REL_TARGETS_cluster-client := upstream-cluster upstream-check-cluster-client
+REL_TARGETS_cluster-sched := upstream-cluster upstream-check-cluster-sched
+REL_TARGETS_controllers := upstream-cluster upstream-check-controllers
+REL_TARGETS_poolstatus := upstream-poolstatus upstream-check-poolstatus
+REL_TARGETS_driver := upstream-driver upstream-check-driver
+REL_SUITES := alloc cel validate alloctable
+# what every suite's script is given: the release's peers and the tools
+rel_env = DRA_KUBERNETES_VERSION=$(1) DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/build/upstream/$(1)/bin
+# $(call rel_peer_name,SUITE): what its peer is called in messages
+rel_peer_name = $(if $(filter poolstatus,$(1)),pool-status,$(1))
+# $(call rel_ported,SUITE...,RELEASE): those of the suites ported to it
+rel_ported = $(filter-out $(REL_$(2)_UNPORTED),$(1))
+# $(call rel_unported,SUITE...,RELEASE): the targets of those that are not
+rel_unported = $(foreach s,$(filter $(REL_$(2)_UNPORTED),$(1)),upstream-check-$(s)-$(2) \
+	$(addsuffix -$(2),$(filter upstream-$(s),$(REL_TARGETS_$(s)))))
+
+# $(call rel_rules,RELEASE,SUITE...): the rules of those suites for RELEASE
+# (eval'd once with REL_SUITES, once with REL_CLUSTER_SUITES)
 define rel_rules
-.PHONY: upstream-$(1) upstream-validate-$(1) upstream-peers-$(1) upstream-check-$(1) upstream-check-alloc-$(1) \
-	upstream-check-cel-$(1) upstream-check-validate-$(1) upstream-alloctable-$(1)
+.PHONY: $(sort $(foreach s,$(2),$(REL_TARGETS_$(s):%=%-$(1))))
 ifeq ($(UPSTREAM_HAVE_GO),)
-upstream-$(1) upstream-validate-$(1) upstream-peers-$(1) upstream-check-$(1) upstream-check-alloc-$(1) \
-upstream-check-cel-$(1) upstream-check-validate-$(1) upstream-alloctable-$(1):
+$(sort $(foreach s,$(2),$(REL_TARGETS_$(s):%=%-$(1)))):
 	@echo "$$@: $(UPSTREAM_NO_GO)"
 else
+ifneq ($(strip $(call rel_unported,$(2),$(1))),)
+$(call rel_unported,$(2),$(1)):
+	@echo "$$@: the $$(call rel_peer_name,$$(patsubst upstream-%-$(1),%,$$(patsubst upstream-check-%,upstream-%,$$@))) peer is not ported to $(1)'s Go API (releases.mk)"; exit 1
+endif
+
+ifneq ($(filter alloc cel,$(call rel_ported,$(2),$(1))),)
 upstream-$(1):
 	$$(call rel_build,$(1),$(REL_PEERS))
-
-upstream-validate-$(1):
-	$$(call rel_build,$(1),$(REL_VALIDATE))
 
 # both sets in one command (what CI builds)
 upstream-peers-$(1):
@@ -89,28 +116,94 @@ upstream-peers-$(1):
 upstream-check-$(1):
 	@$$(MAKE) --no-print-directory upstream-check \
 	  UPSTREAM_CHECKS="upstream-check-alloc-$(1) upstream-check-cel-$(1)"
+endif
 
+ifneq ($(filter alloc,$(call rel_ported,$(2),$(1))),)
 upstream-check-alloc-$(1): $(BUILD)/bin/dra-alloc upstream-$(1)
 	@DRA_KUBERNETES_VERSION=$(1) build/upstream/$(1)/bin/upstream-allocdiff \
 	  -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/$(1)/allocdiff -seed0 $(SEED0) \
 	  -known tests/upstream/allocdiff/KNOWN -seeds $(SEEDS) tests/data examples
+endif
 
+ifneq ($(filter cel,$(call rel_ported,$(2),$(1))),)
 upstream-check-cel-$(1): upstream-$(1) $(CEL_BATCH)
 	@DRA_KUBERNETES_VERSION=$(1) build/upstream/$(1)/bin/cel-diff \
 	  -peer build/upstream/$(1)/bin/upstream-cel -c $(CEL_BATCH) -root $(CURDIR) $(CEL_DIFF_FLAGS)
+endif
+
+ifneq ($(filter validate,$(call rel_ported,$(2),$(1))),)
+upstream-validate-$(1):
+	$$(call rel_build,$(1),$(REL_VALIDATE))
 
 upstream-check-validate-$(1): $(BUILD)/bin/dra-slice upstream-validate-$(1)
 	@DRA_KUBERNETES_VERSION=$(1) DRA_BIN=$(CURDIR)/$(BUILD)/bin \
 	  UPSTREAM_BIN=$(CURDIR)/build/upstream/$(1)/bin tests/upstream/validate/run.sh \
 	  -work build/upstream/$(1)/validate $(REL_VALIDATE_FLAGS)
+endif
 
+ifneq ($(filter alloctable,$(call rel_ported,$(2),$(1))),)
 upstream-alloctable-$(1): $(BUILD)/bin/dra-alloc
 	@$(REL_$(1)_GOENV) DRA_KUBERNETES_VERSION=$(1) GO="$(UPSTREAM_GO)" \
 	  DRA_VERSION=$(REL_$(1)_DRA) tests/upstream/alloctable/run.sh \
 	  $(CURDIR)/$(BUILD)/bin/dra-alloc $(CURDIR)/$(BUILD)/upstream/$(1)/alloctable
 endif
+
+ifneq ($(filter cluster-client cluster-sched controllers,$(call rel_ported,$(2),$(1))),)
+upstream-cluster-$(1):
+	$$(call rel_build,$(1),$(or $(REL_$(1)_CLUSTER),$(REL_CLUSTER)))
+	@ln -sf upstream-cluster build/upstream/$(1)/bin/kubectl
+endif
+
+ifneq ($(filter cluster-client,$(call rel_ported,$(2),$(1))),)
+upstream-check-cluster-client-$(1): $(CLUSTER_TOOLS) upstream-cluster-$(1)
+	@$(call rel_env,$(1)) CLUSTER_WORK=$(CURDIR)/build/upstream/$(1)/cluster-check \
+	  CLUSTER_SUITES=client tests/upstream/cluster/run.sh
+endif
+
+ifneq ($(filter cluster-sched,$(call rel_ported,$(2),$(1))),)
+upstream-check-cluster-sched-$(1): $(BUILD)/bin/dra-alloc upstream-cluster-$(1)
+	@$(call rel_env,$(1)) CLUSTER_WORK=$(CURDIR)/build/upstream/$(1)/cluster-check \
+	  CLUSTER_SUITES=scheduling SCHED_SEEDS="$$(shell seq 1 $$(CLUSTER_SCHED_SEEDS))" $(REL_$(1)_SCHED_ENV) \
+	  tests/upstream/cluster/run.sh
+endif
+
+ifneq ($(filter controllers,$(call rel_ported,$(2),$(1))),)
+upstream-check-controllers-$(1): upstream-cluster-$(1) $(BUILD)/bin/dra-claim $(BUILD)/bin/dra-evict
+	@$(call rel_env,$(1)) $$(if $$(wildcard tests/upstream/controllers/KNOWN-$(1)),CONTROLLERS_KNOWN=$(CURDIR)/tests/upstream/controllers/KNOWN-$(1)) \
+	  $$(if $$(wildcard tests/upstream/controllers/SKIP-$(1)),CONTROLLERS_SKIP=$(CURDIR)/tests/upstream/controllers/SKIP-$(1)) \
+	  tests/upstream/controllers/run.sh
+endif
+
+ifneq ($(filter poolstatus,$(call rel_ported,$(2),$(1))),)
+upstream-poolstatus-$(1):
+	@mkdir -p build/upstream/$(1)/bin build/upstream/$(1)/poolstatus
+	@echo "  GO     build/upstream/$(1)/bin/upstream-poolstatus"
+	@cd tests/upstream && pkg=$$$$($(REL_$(1)_GOENV) $(UPSTREAM_GO) list -modfile=go-$(1).mod -f '{{.Dir}}' \
+	    k8s.io/kubernetes/pkg/controller/resourcepoolstatusrequest) && dir=$$$$PWD/cmd/upstream-poolstatus && \
+	  views=$$$$pkg/views.go && { [ -f "$$$$views" ] || views=; } && \
+	  printf '{"Replace":{"%s/rpsr/controller.go":"%s/controller.go","%s/rpsr/views.go":"%s","%s/rpsr/export.go":"%s/$(or $(REL_$(1)_POOLSTATUS),export.go.in)"}}\n' \
+	    "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$views" "$$$$dir" "$$$$dir" \
+	    >$(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json && \
+	  $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod $(UPSTREAM_GOBUILDFLAGS) \
+	    -tags k8s$(subst .,,$(1)),poolstatus_overlay -overlay $(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json \
+	    -o $(CURDIR)/build/upstream/$(1)/bin/upstream-poolstatus ./cmd/upstream-poolstatus
+
+upstream-check-poolstatus-$(1): upstream-poolstatus-$(1) $(BUILD)/bin/dra-slice
+	@$(call rel_env,$(1)) tests/upstream/poolstatus/run.sh
+endif
+
+ifneq ($(filter driver,$(call rel_ported,$(2),$(1))),)
+upstream-driver-$(1):
+	@echo "  GO     build/upstream/$(1)/bin/dra-example-kubeletplugin"
+	@$(REL_$(1)_GOENV) GO=$(UPSTREAM_GO) DRIVER_RELEASE=$(1) tests/upstream/driver/build.sh \
+	  $(CURDIR)/build/upstream/$(1)/bin/dra-example-kubeletplugin $(CURDIR)/build/upstream/$(1)/driver
+
+upstream-check-driver-$(1): $(BUILD)/bin/dra-prepare $(BUILD)/bin/dra-example-driver upstream-driver-$(1)
+	@$(call rel_env,$(1)) tests/upstream/node/run.sh
+endif
+endif
 endef
-$(foreach r,$(REL_RELEASES),$(eval $(call rel_rules,$(r))))
+$(foreach r,$(REL_RELEASES),$(eval $(call rel_rules,$(r),$(REL_SUITES))))
 
 .PHONY: upstream-check-releases-ci
 ifeq ($(UPSTREAM_HAVE_GO),)
@@ -180,70 +273,7 @@ REL_CLUSTER_CHECKS := $(filter-out $(foreach r,$(REL_RELEASES),$(REL_$(r)_UNPORT
 # The scheduling suite's PodGroup inputs are scheduling.k8s.io/v1beta1, which
 # 1.37 added: 1.36 serves PodGroups as v1alpha2 only.
 REL_1.36_SCHED_ENV := SCHED_GROUP_INPUTS=
-# what every suite's script is given: the release's peers and the tools
-rel_env = DRA_KUBERNETES_VERSION=$(1) DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/build/upstream/$(1)/bin
-
-define rel_cluster_rules
-.PHONY: upstream-cluster-$(1) upstream-poolstatus-$(1) upstream-driver-$(1) \
-	$(REL_CLUSTER_SUITES:%=upstream-check-%-$(1))
-ifeq ($(UPSTREAM_HAVE_GO),)
-upstream-cluster-$(1) upstream-poolstatus-$(1) upstream-driver-$(1) $(REL_CLUSTER_SUITES:%=upstream-check-%-$(1)):
-	@echo "$$@: $(UPSTREAM_NO_GO)"
-else
-upstream-cluster-$(1):
-	$$(call rel_build,$(1),$(or $(REL_$(1)_CLUSTER),$(REL_CLUSTER)))
-	@ln -sf upstream-cluster build/upstream/$(1)/bin/kubectl
-
-ifneq ($(filter poolstatus,$(REL_$(1)_UNPORTED)),)
-upstream-poolstatus-$(1) upstream-check-poolstatus-$(1):
-	@echo "$$@: the pool-status peer is not ported to $(1)'s Go API (releases.mk)"; exit 1
-else
-upstream-poolstatus-$(1):
-	@mkdir -p build/upstream/$(1)/bin build/upstream/$(1)/poolstatus
-	@echo "  GO     build/upstream/$(1)/bin/upstream-poolstatus"
-	@cd tests/upstream && pkg=$$$$($(REL_$(1)_GOENV) $(UPSTREAM_GO) list -modfile=go-$(1).mod -f '{{.Dir}}' \
-	    k8s.io/kubernetes/pkg/controller/resourcepoolstatusrequest) && dir=$$$$PWD/cmd/upstream-poolstatus && \
-	  views=$$$$pkg/views.go && { [ -f "$$$$views" ] || views=; } && \
-	  printf '{"Replace":{"%s/rpsr/controller.go":"%s/controller.go","%s/rpsr/views.go":"%s","%s/rpsr/export.go":"%s/$(or $(REL_$(1)_POOLSTATUS),export.go.in)"}}\n' \
-	    "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$views" "$$$$dir" "$$$$dir" \
-	    >$(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json && \
-	  $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod $(UPSTREAM_GOBUILDFLAGS) \
-	    -tags k8s$(subst .,,$(1)),poolstatus_overlay -overlay $(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json \
-	    -o $(CURDIR)/build/upstream/$(1)/bin/upstream-poolstatus ./cmd/upstream-poolstatus
-
-upstream-check-poolstatus-$(1): upstream-poolstatus-$(1) $(BUILD)/bin/dra-slice
-	@$(call rel_env,$(1)) tests/upstream/poolstatus/run.sh
-endif
-
-upstream-driver-$(1):
-	@echo "  GO     build/upstream/$(1)/bin/dra-example-kubeletplugin"
-	@$(REL_$(1)_GOENV) GO=$(UPSTREAM_GO) DRIVER_RELEASE=$(1) tests/upstream/driver/build.sh \
-	  $(CURDIR)/build/upstream/$(1)/bin/dra-example-kubeletplugin $(CURDIR)/build/upstream/$(1)/driver
-
-upstream-check-cluster-client-$(1): $(CLUSTER_TOOLS) upstream-cluster-$(1)
-	@$(call rel_env,$(1)) CLUSTER_WORK=$(CURDIR)/build/upstream/$(1)/cluster-check \
-	  CLUSTER_SUITES=client tests/upstream/cluster/run.sh
-
-upstream-check-cluster-sched-$(1): $(BUILD)/bin/dra-alloc upstream-cluster-$(1)
-	@$(call rel_env,$(1)) CLUSTER_WORK=$(CURDIR)/build/upstream/$(1)/cluster-check \
-	  CLUSTER_SUITES=scheduling SCHED_SEEDS="$$(shell seq 1 $$(CLUSTER_SCHED_SEEDS))" $(REL_$(1)_SCHED_ENV) \
-	  tests/upstream/cluster/run.sh
-
-ifneq ($(filter controllers,$(REL_$(1)_UNPORTED)),)
-upstream-check-controllers-$(1):
-	@echo "$$@: the controllers peer is not ported to $(1)'s Go API (releases.mk)"; exit 1
-else
-upstream-check-controllers-$(1): upstream-cluster-$(1) $(BUILD)/bin/dra-claim $(BUILD)/bin/dra-evict
-	@$(call rel_env,$(1)) $$(if $$(wildcard tests/upstream/controllers/KNOWN-$(1)),CONTROLLERS_KNOWN=$(CURDIR)/tests/upstream/controllers/KNOWN-$(1)) \
-	  $$(if $$(wildcard tests/upstream/controllers/SKIP-$(1)),CONTROLLERS_SKIP=$(CURDIR)/tests/upstream/controllers/SKIP-$(1)) \
-	  tests/upstream/controllers/run.sh
-endif
-
-upstream-check-driver-$(1): $(BUILD)/bin/dra-prepare $(BUILD)/bin/dra-example-driver upstream-driver-$(1)
-	@$(call rel_env,$(1)) tests/upstream/node/run.sh
-endif
-endef
-$(foreach r,$(REL_RELEASES),$(eval $(call rel_cluster_rules,$(r))))
+$(foreach r,$(REL_RELEASES),$(eval $(call rel_rules,$(r),$(REL_CLUSTER_SUITES))))
 
 .PHONY: upstream-check-cluster-releases
 ifeq ($(UPSTREAM_HAVE_GO),)
