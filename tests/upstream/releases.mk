@@ -52,6 +52,10 @@ REL_CI_VALIDATE ?= -mutations 1 -limits 1 -gate-share 64
 REL_CI_CHECKS := $(foreach r,$(REL_RELEASES),upstream-check-alloc-$(r) \
 	upstream-alloctable-$(r) upstream-check-cel-$(r) upstream-check-validate-$(r))
 
+# $(call rel_goflags,RELEASE): UPSTREAM_GOBUILDFLAGS with the release's
+# version stamp (upstream.mk), unless they are set from outside
+rel_goflags = $(if $(filter file,$(origin UPSTREAM_GOBUILDFLAGS)),$(call upstream_goflags,go-$(1).mod),$(UPSTREAM_GOBUILDFLAGS))
+
 # $(call rel_build,RELEASE,BINARY:PACKAGE...): one `go build` for all the
 # packages (one load of the module graph, their compiles scheduled
 # together, no symbol table nor DWARF as upstream.mk's peers), into
@@ -61,7 +65,7 @@ REL_CI_CHECKS := $(foreach r,$(REL_RELEASES),upstream-check-alloc-$(r) \
 rel_build = @mkdir -p build/upstream/$(1)/bin build/upstream/$(1)/pkg; \
 	echo "  GO     build/upstream/$(1)/bin: $(foreach p,$(2),$(firstword $(subst :, ,$(p))))"; \
 	cd tests/upstream && $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod \
-	  $(UPSTREAM_GOBUILDFLAGS) -o $(CURDIR)/build/upstream/$(1)/pkg/ \
+	  $(call rel_goflags,$(1)) -o $(CURDIR)/build/upstream/$(1)/pkg/ \
 	  $(foreach p,$(2),$(lastword $(subst :, ,$(p)))) || exit 1; \
 	cd $(CURDIR)/build/upstream/$(1) && for p in $(2); do \
 	  ln -f pkg/$$(basename $${p\#*:}) bin/$${p%%:*} || exit 1; \
@@ -184,7 +188,7 @@ upstream-poolstatus-$(1):
 	  printf '{"Replace":{"%s/rpsr/controller.go":"%s/controller.go","%s/rpsr/views.go":"%s","%s/rpsr/export.go":"%s/$(or $(REL_$(1)_POOLSTATUS),export.go.in)"}}\n' \
 	    "$$$$dir" "$$$$pkg" "$$$$dir" "$$$$views" "$$$$dir" "$$$$dir" \
 	    >$(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json && \
-	  $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod $(UPSTREAM_GOBUILDFLAGS) \
+	  $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod $(call rel_goflags,$(1)) \
 	    -tags k8s$(subst .,,$(1)),poolstatus_overlay -overlay $(CURDIR)/build/upstream/$(1)/poolstatus/overlay.json \
 	    -o $(CURDIR)/build/upstream/$(1)/bin/upstream-poolstatus ./cmd/upstream-poolstatus
 

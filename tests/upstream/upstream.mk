@@ -25,8 +25,19 @@ UPSTREAM_NO_GO := upstream suites skipped: no Go toolchain ('$(UPSTREAM_GO)' not
 UPSTREAM_BIN := build/upstream/bin
 UPSTREAM_GOENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod
 # The peers are test programs: no symbol table nor DWARF (a smaller, faster
-# link; panics still print their stacks).
-UPSTREAM_GOBUILDFLAGS ?= -ldflags=-s\ -w
+# link; panics still print their stacks).  Their Kubernetes version is
+# stamped as Kubernetes' own build stamps it (hack/lib/version.sh: -X on
+# k8s.io/component-base/version and k8s.io/client-go/pkg/version), from the
+# k8s.io/kubernetes the module file requires, so that the control plane's
+# /version and kubectl's client version name the release (a module build
+# says v0.0.0-master): $(call upstream_goflags,MODFILE), each release's
+# builds with its own file (releases.mk).
+UPSTREAM_LDFLAGS ?= -s -w
+upstream_k8s = $(shell sed -n 's,^[[:space:]]*k8s.io/kubernetes \(v[^[:space:]]*\)$$,\1,p' tests/upstream/$(1))
+upstream_stamp = $(foreach p,k8s.io/component-base/version k8s.io/client-go/pkg/version,-X $(p).gitVersion=$(1) \
+	-X $(p).gitMajor=$(word 1,$(subst ., ,$(1:v%=%))) -X $(p).gitMinor=$(word 2,$(subst ., ,$(1:v%=%))))
+upstream_goflags = -ldflags='$(UPSTREAM_LDFLAGS) $(strip $(call upstream_stamp,$(call upstream_k8s,$(1))))'
+UPSTREAM_GOBUILDFLAGS ?= $(call upstream_goflags,go.mod)
 
 # $(call upstream_go_build,OUT,PACKAGE): the recipe lines that build PACKAGE
 # of the module (relative to tests/upstream, e.g. ./cmd/upstream-alloc) into

@@ -166,6 +166,21 @@ for d in yaml.safe_load_all(open(sys.argv[3])):
     assert_output --partial trainer-gpu-hn7g7
 }
 
+@test "snapshot records the peer's release from its /version; the tools take it from the file" {
+    # the control plane of each release is stamped with its version
+    # (upstream.mk, upstream_goflags): 1.37.2, 1.36.3, 1.38.0-beta.0
+    local rel=${DRA_KUBERNETES_VERSION:-1.37}
+    "$KUBECTL" create namespace "$NS" >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl -n "$NS"
+    assert_success
+    printf '%s\n' "$output" >"$W/snap.jsonl"
+    run jq -r 'select(.kind == "Snapshot") | .serverVersion | "\(.gitVersion) \(.major).\(.minor)"' "$W/snap.jsonl"
+    assert_output --regexp "^v${rel//./\\.}\.[0-9]+(-[a-z]+\.[0-9]+)? $rel\$"
+    run --separate-stderr env -u DRA_KUBERNETES_VERSION "${DRA_REAL_BIN:-$DRA_BIN}/dra-alloc" schedule -v "$W/snap.jsonl"
+    assert_success
+    [[ $stderr == *"dra-alloc: Kubernetes $rel's feature gates (the snapshot $W/snap.jsonl is of a v$rel."* ]]
+}
+
 @test "kubectl dra as a namespace-scoped user (a Role only): warnings naming the permission, not a 403 failure" {
     load_finished_pod
     "$KUBECTL" create serviceaccount ml-dev -n "$NS" >/dev/null
