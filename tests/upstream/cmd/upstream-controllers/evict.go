@@ -51,14 +51,18 @@ func shiftTime(t *metav1.Time, d time.Duration) {
 
 // shiftAll moves every time the controller compares with its clock by d.
 func shiftAll(objs []runtime.Object, d time.Duration, now metav1.Time) {
+	// a taint's timeAdded: shifted, or now when the input has none
+	added := func(t **metav1.Time) {
+		if *t == nil {
+			n := now
+			*t = &n
+			return
+		}
+		shiftTime(*t, d)
+	}
 	taints := func(ts []resourceapi.DeviceTaint) {
 		for i := range ts {
-			if ts[i].TimeAdded == nil {
-				t := now
-				ts[i].TimeAdded = &t
-				continue
-			}
-			shiftTime(ts[i].TimeAdded, d)
+			added(&ts[i].TimeAdded)
 		}
 	}
 	for _, o := range objs {
@@ -68,12 +72,7 @@ func shiftAll(objs []runtime.Object, d time.Duration, now metav1.Time) {
 				taints(x.Spec.Devices[i].Taints)
 			}
 		case *taintRule:
-			if x.Spec.Taint.TimeAdded == nil {
-				t := now
-				x.Spec.Taint.TimeAdded = &t
-			} else {
-				shiftTime(x.Spec.Taint.TimeAdded, d)
-			}
+			added(&x.Spec.Taint.TimeAdded)
 			for i := range x.Status.Conditions {
 				shiftTime(&x.Status.Conditions[i].LastTransitionTime, d)
 			}
