@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # dra-alloc schedule's PodGroup failure messages as each release's
 # kube-scheduler words them: 1.38 on the pod names the parent pod group and
-# on the group the scheduling policy's minimum threshold; 1.36 and 1.37 keep
-# "pod group is unschedulable" and "minCount (N)".
+# on the group the scheduling policy's minimum threshold; 1.37 keeps
+# "pod group is unschedulable" and "minCount (N)" (1.36: s39-gang36.bats).
 bats_require_minimum_version 1.5.0
 load helpers
 
@@ -43,16 +43,14 @@ gang-1 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.'
 
 # Upstream: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one_podgroup.go
 # submitPodGroupAlgorithmResult (errPodGroupUnschedulable), gangscheduling.go
-# PlacementFeasible
-@test "gang 1.37 and 1.36: a member that fit says the pod group is unschedulable, minCount" {
-    for rel in 1.37 1.36; do
-        sched $rel sched-gang-devices
-        run cat "$T/pods"
-        assert_output 'gang-0 Unschedulable: pod group is unschedulable, minCount (2) cannot be satisfied: 1 scheduled, 0 remaining
+# PlacementFeasible (1.36's words: s39-gang36.bats)
+@test "gang 1.37: a member that fit says the pod group is unschedulable, minCount" {
+    sched 1.37 sched-gang-devices
+    run cat "$T/pods"
+    assert_output 'gang-0 Unschedulable: pod group is unschedulable, minCount (2) cannot be satisfied: 1 scheduled, 0 remaining
 gang-1 Unschedulable: 0/1 nodes are available: 1 cannot allocate all claims.'
-        run cat "$T/group"
-        assert_output "False Unschedulable: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining"
-    done
+    run cat "$T/group"
+    assert_output "False Unschedulable: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining"
 }
 
 # Upstream: k8s.io/kubernetes@v1.38.0-beta.0 pkg/scheduler/schedule_one_podgroup.go

@@ -1044,6 +1044,23 @@ typedef struct walk {
     bool pinned, claim_pinned;
 } walk;
 
+/* Until 1.37 DynamicResources' PostFilter gives a reason the fit error
+ * ends with: "no new claims to deallocate" when PreFilter failed before it
+ * had the pod's claims, else "still not schedulable" (no claim to
+ * deallocate: k8s.io/kubernetes@v1.36.3 pkg/scheduler/framework/plugins/
+ * dynamicresources/dynamicresources.go PostFilter; framework.go
+ * RunPostFilterPlugins keeps it, as 1.36's DefaultPreemption answers
+ * Unschedulable, and FitError.Error puts it after the nodes' reasons).
+ * From 1.37 it gives none.  Takes msg. */
+static char *postfilter_reason(const sched *S, char *msg, bool had_claims)
+{
+    if (dra_features_release_of(S->o->features) >= DRA_RELEASE_1_37)
+        return msg;
+    char *m = dra_xasprintf("%s %s", msg, had_claims ? "still not schedulable" : "no new claims to deallocate");
+    free(msg);
+    return m;
+}
+
 /* PreEnqueue + PreFilter: true when the pod's outcome is decided before
  * any node is looked at (sp set). */
 static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
@@ -1054,7 +1071,7 @@ static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
     if (msg && dra_strmap_get(&S->refused_pods, p->uid, strlen(p->uid), &refusal) && refusal) {
         /* its claim was never made: the quota's refusal is why it waits;
          * the scheduler's condition says what its PreFilter found */
-        char *fit = dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg);
+        char *fit = postfilter_reason(S, dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg), false);
         dra_sched_pod_unscheduled(&S->st, p->pod, false, fit, S->o->now);
         free(fit);
         free(msg);
@@ -1064,7 +1081,8 @@ static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
     }
     if (msg) {
         sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
-        sp->message = is_error ? msg : dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg);
+        sp->message =
+            is_error ? msg : postfilter_reason(S, dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg), false);
         if (!is_error)
             free(msg);
         return true;
@@ -1198,7 +1216,7 @@ static void postfilter(sched *S, const walk *w, dra_sched_pod *sp)
             if (!reasons[i])
                 reasons[i] =
                     w->leapt ? "cannot allocate all claims" : "node(s) didn't match Pod's node affinity/selector";
-    sp->message = dra_sched_fit_error(reasons, S->nnodes);
+    sp->message = postfilter_reason(S, dra_sched_fit_error(reasons, S->nnodes), true);
     if (w->leapt || w->pinned)
         memset(reasons, 0, S->nnodes * sizeof *reasons);
 }

@@ -52,6 +52,11 @@ sys.path.insert(0, os.path.dirname(__file__))
 import load as loader  # noqa: E402
 
 GATES = os.environ.get("SCHED_GATES", "")
+# the PodGroups' scheduling.k8s.io version, and the condition the scheduler
+# writes on them: 1.36 serves v1alpha2 only, whose condition is
+# PodGroupScheduled (k8s.io/api@v0.36.3 scheduling/v1alpha2/types.go)
+GROUP_VERSION = os.environ.get("SCHED_GROUP_VERSION") or "v1beta1"
+GROUP_CONDITION = "PodGroupScheduled" if GROUP_VERSION == "v1alpha2" else "PodGroupInitiallyScheduled"
 
 
 def group_of(pod):
@@ -124,7 +129,8 @@ KINDS = [("v1", "Node", "/api/v1/nodes"), ("v1", "Pod", "/api/v1/pods"),
          ("resource.k8s.io/v1", "ResourceClaimTemplate", "/apis/resource.k8s.io/v1/resourceclaimtemplates"),
          ("resource.k8s.io/v1", "ResourceClaim", "/apis/resource.k8s.io/v1/resourceclaims")]
 if GATES:
-    KINDS.append(("scheduling.k8s.io/v1beta1", "PodGroup", "/apis/scheduling.k8s.io/v1beta1/podgroups"))
+    KINDS.append((f"scheduling.k8s.io/{GROUP_VERSION}", "PodGroup",
+                  f"/apis/scheduling.k8s.io/{GROUP_VERSION}/podgroups"))
 
 
 def dump(cl):
@@ -189,8 +195,9 @@ def replay(dra_alloc, objs, key, node, d):
 def split_postfilter(msg):
     """(message, preemption part): the pod group PostFilter's
     ", pod group preemption: ..." or the pod PostFilter's " preemption: ..."
-    cut off."""
-    for sep in (", pod group preemption: ", " preemption: "):
+    cut off (", preemption: ..." after another PostFilter's reason, as 1.36's
+    DynamicResources gives one)."""
+    for sep in (", pod group preemption: ", ", preemption: ", " preemption: "):
         cut = msg.find(sep)
         if cut >= 0:
             return msg[:cut], msg[cut:].lstrip(", ")
@@ -207,10 +214,10 @@ def condition(pod):
 
 
 def group_condition(group):
-    """The PodGroupInitiallyScheduled condition: (status, reason, message,
-    postfilter part), or None."""
+    """The GROUP_CONDITION condition: (status, reason, message, postfilter
+    part), or None."""
     for c in ((group or {}).get("status") or {}).get("conditions") or []:
-        if c.get("type") == "PodGroupInitiallyScheduled":
+        if c.get("type") == GROUP_CONDITION:
             msg, post = split_postfilter(c.get("message", ""))
             return c.get("status", ""), c.get("reason", ""), msg, post
     return None
