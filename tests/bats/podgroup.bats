@@ -169,10 +169,10 @@ EOF
     assert_failure 2
     assert_line --partial 'unknown field "spec.claims"'
     printf 'apiVersion: scheduling.k8s.io/v1alpha2\nkind: PodGroup\nmetadata: {name: g, namespace: default}\n' > "$T/old.yaml"
-    # 1.36's v1alpha2 is no longer served: skipped like any unknown kind
+    # 1.36's v1alpha2 is no longer served (s39-gang36.bats: 1.36 serves it)
     run "$DRA_BIN/dra-slice" validate -v "$T/old.yaml"
-    assert_success
-    assert_output --partial 'skipped 1 object of kinds dra-slice does not use'
+    assert_failure 2
+    assert_output --partial 'PodGroup/default/g: kind: no matches for kind "PodGroup" in version "scheduling.k8s.io/v1alpha2"'
 }
 
 @test "podgroup: release drops a reservation of a gone PodGroup only with the gate" {

@@ -55,7 +55,10 @@ UNIT_TEST(podgroup_kind_and_versions)
     CHECK(k == DRA_KIND_POD_GROUP && v == DRA_APIVER_SCHEDULING_V1BETA1);
     CHECK(dra_kind_lookup("scheduling.k8s.io/v1alpha3", "PodGroup", &k, &v));
     CHECK_STR(dra_apiver_name(v), "scheduling.k8s.io/v1alpha3");
-    CHECK(!dra_kind_lookup("scheduling.k8s.io/v1alpha2", "PodGroup", NULL, NULL));
+    /* 1.36's version: known; strict.c says only 1.36 serves it */
+    CHECK(dra_kind_lookup("scheduling.k8s.io/v1alpha2", "PodGroup", &k, &v));
+    CHECK(v == DRA_APIVER_SCHEDULING_V1ALPHA2);
+    CHECK(!dra_kind_lookup("scheduling.k8s.io/v1alpha1", "PodGroup", NULL, NULL));
     CHECK(!dra_kind_lookup("v1", "PodGroup", NULL, NULL));
     CHECK(dra_kind_namespaced(DRA_KIND_POD_GROUP));
     CHECK(!dra_kind_is_resource(DRA_KIND_POD_GROUP));

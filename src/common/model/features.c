@@ -32,6 +32,7 @@ static const char *const names[DRA_FEATURE_COUNT] = {
     [DRA_FEATURE_RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION] = "DRAResourceClaimGranularStatusAuthorization",
     [DRA_FEATURE_GENERIC_WORKLOAD] = "GenericWorkload",
     [DRA_FEATURE_NODE_DECLARED_FEATURES] = "NodeDeclaredFeatures",
+    [DRA_FEATURE_GANG_SCHEDULING] = "GangScheduling",
 };
 
 #define D(x) (1ull << DRA_FEATURE_##x)
@@ -67,6 +68,7 @@ static const dra_gate_spec specs[][DRA_FEATURE_COUNT] = {
           D(RESOURCE_CLAIM_DEVICE_STATUS) | D(DYNAMIC_RESOURCE_ALLOCATION)),
         G(GENERIC_WORKLOAD, false, ALPHA, false, 0),
         G(NODE_DECLARED_FEATURES, true, BETA, false, 0),
+        G(GANG_SCHEDULING, false, ALPHA, false, D(GENERIC_WORKLOAD)),
     },
     [1] = { /* v1.37.2 */
         G(DYNAMIC_RESOURCE_ALLOCATION, true, GA, true, 0),

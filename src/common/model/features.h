@@ -14,7 +14,8 @@
  * tests emulate an older version to test the gate off.  Gates that are not
  * DRA's own are unknown here and rejected, as the component-base parser
  * rejects gates it does not know, except the two that DRA gates depend on
- * (GenericWorkload, NodeDeclaredFeatures).
+ * (GenericWorkload, NodeDeclaredFeatures) and 1.36's GangScheduling, which
+ * the scheduling of PodGroups reads.
  *
  * A dra_features is a value type (no heap memory): copy it freely.  Start with
  * dra_features_default() or dra_features_release(), then apply any number of
@@ -57,6 +58,8 @@ typedef enum {
     /* not DRA's own, but DRA gates depend on them */
     DRA_FEATURE_GENERIC_WORKLOAD,
     DRA_FEATURE_NODE_DECLARED_FEATURES,
+    /* 1.36's gang scheduling of PodGroups (from 1.37 GenericWorkload's) */
+    DRA_FEATURE_GANG_SCHEDULING,
     DRA_FEATURE_COUNT
 } dra_feature;
 

@@ -34,6 +34,7 @@ static const char *const apiver_names[] = {
     [DRA_APIVER_CORE_V1] = "v1",
     [DRA_APIVER_SCHEDULING_V1BETA1] = "scheduling.k8s.io/v1beta1",
     [DRA_APIVER_SCHEDULING_V1ALPHA3] = "scheduling.k8s.io/v1alpha3",
+    [DRA_APIVER_SCHEDULING_V1ALPHA2] = "scheduling.k8s.io/v1alpha2",
 };
 
 #define UNKNOWN_PREFIX "no matches for kind "
@@ -122,8 +123,10 @@ bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dr
     case DRA_KIND_POD:
     case DRA_KIND_NAMESPACE: ok = v == DRA_APIVER_CORE_V1; break;
     case DRA_KIND_POD_GROUP:
-        /* 1.37 serves v1beta1 and v1alpha3 (v1alpha2 of 1.36 was removed) */
-        ok = v == DRA_APIVER_SCHEDULING_V1BETA1 || v == DRA_APIVER_SCHEDULING_V1ALPHA3;
+        /* 1.37 serves v1beta1 and v1alpha3, 1.36 v1alpha2 (strict.c says
+         * which release serves which) */
+        ok = v == DRA_APIVER_SCHEDULING_V1BETA1 || v == DRA_APIVER_SCHEDULING_V1ALPHA3 ||
+             v == DRA_APIVER_SCHEDULING_V1ALPHA2;
         break;
     default: ok = false;
     }

@@ -6,7 +6,8 @@
  *   resource.k8s.io/v1alpha3               ResourcePoolStatusRequest (KEP-5677)
  *   v1                                     Node, Pod, Namespace
  *   scheduling.k8s.io/{v1beta1,v1alpha3}   PodGroup (the group's shared
- *                                          claims, DRAWorkloadResourceClaims)
+ *                                          claims, DRAWorkloadResourceClaims;
+ *                                          v1alpha2, which only 1.36 serves)
  *   resource.k8s.io/v1alpha2               classic DRA (Kubernetes 1.27-1.30,
  *                                          KEP-3063): ResourceClass,
  *                                          ResourceClaim, ResourceClaimTemplate,
@@ -60,6 +61,7 @@ typedef enum {
     DRA_APIVER_CORE_V1,           /* v1 */
     DRA_APIVER_SCHEDULING_V1BETA1,  /* scheduling.k8s.io/v1beta1 (PodGroup, 1.37) */
     DRA_APIVER_SCHEDULING_V1ALPHA3, /* scheduling.k8s.io/v1alpha3 (PodGroup, 1.37) */
+    DRA_APIVER_SCHEDULING_V1ALPHA2, /* scheduling.k8s.io/v1alpha2 (PodGroup, 1.36 only) */
     DRA_APIVER_COUNT
 } dra_apiver;
 /* clang-format on */

@@ -251,6 +251,15 @@ LIST(pg_claim_statuses, pg_claim_status)
 OBJ(pg_status, {"conditions", &conditions}, {"resourceClaimStatuses", &pg_claim_statuses})
 OBJ(pod_group, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &pg_spec},
     {"status", &pg_status})
+/* 1.36's v1alpha2 (k8s.io/api@v0.36.3 scheduling/v1alpha2/types.go): the
+ * template by podGroupTemplateRef, disruptionMode a string */
+OBJ(pg_workload_template_ref, {"workloadName", NULL}, {"podGroupTemplateName", NULL})
+OBJ(pg_template_ref, {"workload", &pg_workload_template_ref})
+OBJ(pg_spec_v1alpha2, {"podGroupTemplateRef", &pg_template_ref}, {"schedulingPolicy", &pg_sched_policy},
+    {"schedulingConstraints", &pg_sched_constraints}, {"resourceClaims", &pg_claims}, {"disruptionMode", NULL},
+    {"priorityClassName", NULL}, {"priority", NULL})
+OBJ(pod_group_v1alpha2, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &pg_spec_v1alpha2},
+    {"status", &pg_status})
 
 /* The fields of the tables a release after the oldest one known added: an
  * older release's API server has no such field in its Go types (k8s.io/api
@@ -282,32 +291,34 @@ static const newer newer_fields[] = {
 };
 /* clang-format on */
 
-/* The kinds of the tables a release after the oldest one known began to
- * serve in a version: an older release's API server has no such kind there,
- * and kubectl finds no match for it.  k8s.io/api v0.36.3 registers
+/* The kinds of the tables that not every release known serves in a
+ * version: a release outside [since, until] has no such kind there, and
+ * kubectl finds no match for it.  k8s.io/api v0.36.3 registers
  * DeviceTaintRule in resource/v1alpha3 and resource/v1beta2 only, PodGroup
  * in scheduling/v1alpha2 only; v0.37.2 adds them to resource/v1,
- * scheduling/v1beta1 and scheduling/v1alpha3 (register.go of each). */
+ * scheduling/v1beta1 and scheduling/v1alpha3 and drops scheduling/v1alpha2
+ * (register.go of each). */
 typedef struct served {
     dra_kind kind;
     dra_apiver ver;
-    int since; /* dra_release */
+    int since, until; /* dra_release; until 0: still served */
 } served;
 /* clang-format off */
 static const served newer_kinds[] = {
-    {DRA_KIND_DEVICE_TAINT_RULE, DRA_APIVER_RESOURCE_V1, DRA_RELEASE_1_37},
-    {DRA_KIND_POD_GROUP, DRA_APIVER_SCHEDULING_V1BETA1, DRA_RELEASE_1_37},
-    {DRA_KIND_POD_GROUP, DRA_APIVER_SCHEDULING_V1ALPHA3, DRA_RELEASE_1_37},
-    {DRA_KIND_UNKNOWN, DRA_APIVER_UNKNOWN, 0},
+    {DRA_KIND_DEVICE_TAINT_RULE, DRA_APIVER_RESOURCE_V1, DRA_RELEASE_1_37, 0},
+    {DRA_KIND_POD_GROUP, DRA_APIVER_SCHEDULING_V1BETA1, DRA_RELEASE_1_37, 0},
+    {DRA_KIND_POD_GROUP, DRA_APIVER_SCHEDULING_V1ALPHA3, DRA_RELEASE_1_37, 0},
+    {DRA_KIND_POD_GROUP, DRA_APIVER_SCHEDULING_V1ALPHA2, DRA_RELEASE_1_36, DRA_RELEASE_1_36},
+    {DRA_KIND_UNKNOWN, DRA_APIVER_UNKNOWN, 0, 0},
 };
 /* clang-format on */
 
 /* meta.NoKindMatchError, as for a kind no release serves (kinds.c), when
- * release does not serve this one yet; NULL otherwise. */
+ * release does not serve this one (yet, or any more); NULL otherwise. */
 static dra_err *unserved_kind(dra_kind kind, dra_apiver ver, int release)
 {
     for (const served *s = newer_kinds; release && s->kind; s++)
-        if (s->kind == kind && s->ver == ver && release < s->since)
+        if (s->kind == kind && s->ver == ver && (release < s->since || (s->until && release > s->until)))
             return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "no matches for kind \"%s\" in version \"%s\"",
                                              dra_kind_name(kind), dra_apiver_name(ver)),
                                  "kind");
@@ -331,7 +342,7 @@ static const stype *schema_of(dra_kind kind, dra_apiver ver)
     case DRA_KIND_CLASSIC_CLAIM: return &classic_claim;
     case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: return &classic_template;
     case DRA_KIND_POD_SCHEDULING_CONTEXT: return &pod_scheduling_context;
-    case DRA_KIND_POD_GROUP: return &pod_group;
+    case DRA_KIND_POD_GROUP: return ver == DRA_APIVER_SCHEDULING_V1ALPHA2 ? &pod_group_v1alpha2 : &pod_group;
     default: return NULL;
     }
 }

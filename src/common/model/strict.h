@@ -34,12 +34,14 @@ DRA_MUST_USE dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ve
 /* The same as the API server of `release` (a dra_release) decodes: fields
  * a newer release added are unknown fields too (resource.k8s.io fields of
  * 1.37: k8s.io/api v0.37.2 resource/{v1,v1beta2,v1beta1,v1alpha3}/types.go
- * against v0.36.3), and a kind it does not serve in that version yet is
+ * against v0.36.3), and a kind it does not serve in that version (yet, or
+ * any more) is
  *   kind: no matches for kind "DeviceTaintRule" in version "resource.k8s.io/v1"
  * (1.36: resource.k8s.io/v1 DeviceTaintRule, scheduling.k8s.io/v1beta1 and
- * v1alpha3 PodGroup).  Release 0: every field of the tables is known, as
- * dra_strict_check does -- right for the tools that read an older release's
- * objects as its scheduler does, whose disabled gates drop such fields. */
+ * v1alpha3 PodGroup; 1.37 and 1.38: scheduling.k8s.io/v1alpha2 PodGroup).
+ * Release 0: every field of the tables is known, as dra_strict_check does
+ * -- right for the tools that read an older release's objects as its
+ * scheduler does, whose disabled gates drop such fields. */
 DRA_MUST_USE dra_err *dra_strict_check_release(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv,
                                                int release, dra_err **warnings, const dra_obj *at);
 

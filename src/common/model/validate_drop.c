@@ -347,10 +347,12 @@ dra_err *dra_drop_on_create_notes(const json_t *obj, dra_kind kind, const dra_fe
 {
     /* pkg/registry/scheduling/rest/storage_scheduling.go: no podgroups
      * storage without the gate, so kubectl finds no such kind; a release
-     * before 1.37 has none in these versions at all, which validation
-     * reports as an error (strict.c) */
+     * that does not serve the version has none at all, which validation
+     * reports as an error (strict.c: 1.36 serves v1alpha2 alone) */
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    bool v1alpha2 = av && strcmp(av, "scheduling.k8s.io/v1alpha2") == 0;
     if (kind == DRA_KIND_POD_GROUP && !dra_feature_enabled(features, DRA_FEATURE_GENERIC_WORKLOAD) &&
-        dra_features_release_of(features) >= DRA_RELEASE_1_37)
+        (dra_features_release_of(features) >= DRA_RELEASE_1_37) != v1alpha2)
         return dra_err_field(dra_err_new(DRA_EXIT_OK,
                                          "no matches for kind \"PodGroup\" in version \"%s\": the API server serves "
                                          "PodGroups only with the %s feature gate on, and it is off",

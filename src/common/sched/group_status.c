@@ -1,4 +1,5 @@
-/* The PodGroupInitiallyScheduled condition.  See group_status.h. */
+/* The PodGroupInitiallyScheduled (1.36: PodGroupScheduled) condition.  See
+ * group_status.h. */
 #include "group_status.h"
 
 #include <stdlib.h>
@@ -7,18 +8,19 @@
 #include "../io/json.h"
 #include "../model/time.h"
 
-static json_t *find_condition(const json_t *group)
+static json_t *find_condition(const json_t *group, const char *type)
 {
     size_t i;
     json_t *c;
     json_array_foreach(json_object_get(json_object_get(group, "status"), "conditions"), i, c) {
-        if (strcmp(dra_jstr_or(c, "type", ""), DRA_POD_GROUP_INITIALLY_SCHEDULED) == 0)
+        if (strcmp(dra_jstr_or(c, "type", ""), type) == 0)
             return c;
     }
     return NULL;
 }
 
-void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_outcome o, const char *msg, int64_t now)
+void dra_sched_group_condition(dra_changes *st, const json_t *group, const char *type, dra_group_outcome o,
+                               const char *msg, int64_t now)
 {
     const char *status = o == DRA_GROUP_SCHEDULED ? "True" : "False";
     const char *reason = o == DRA_GROUP_SCHEDULED         ? "Scheduled"
@@ -28,7 +30,7 @@ void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_o
     if (!msg)
         msg = "";
     const json_t *cur = dra_changes_current(st, group);
-    const json_t *ex = find_condition(cur);
+    const json_t *ex = find_condition(cur, type);
     /* a group scheduled once stays so */
     if (ex && strcmp(dra_jstr_or(ex, "status", ""), "True") == 0 && o != DRA_GROUP_SCHEDULED)
         return;
@@ -48,10 +50,10 @@ void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_o
         conds = json_array();
         json_object_set_new(s, "conditions", conds);
     }
-    json_t *c = find_condition(ch->obj);
+    json_t *c = find_condition(ch->obj, type);
     char *when = dra_time_format((dra_time){now, 0});
     if (!c) { /* in metav1.Condition's field order */
-        c = json_pack("{s:s,s:s}", "type", DRA_POD_GROUP_INITIALLY_SCHEDULED, "status", status);
+        c = json_pack("{s:s,s:s}", "type", type, "status", status);
         if (gen)
             json_object_set_new(c, "observedGeneration", json_integer(gen));
         json_object_set_new(c, "lastTransitionTime", json_string(when));

@@ -1,5 +1,7 @@
 /* The PodGroupInitiallyScheduled condition the scheduler writes on a pod
- * group (scheduling.k8s.io, GenericWorkload) after trying it: k8s.io/
+ * group (scheduling.k8s.io, GenericWorkload) after trying it -- 1.36's
+ * PodGroupScheduled, with the same reasons, and written the same way save
+ * that 1.36's frameworkForPodGroup refusal writes none: k8s.io/
  * kubernetes v1.37.2 pkg/scheduler/schedule_one_podgroup.go
  * submitPodGroupAlgorithmResult (a pod group cycle: True/Scheduled, or
  * False/Unschedulable with the group's status, or False/SchedulerError),
@@ -27,9 +29,11 @@ typedef enum {
 } dra_group_outcome;
 
 #define DRA_POD_GROUP_INITIALLY_SCHEDULED "PodGroupInitiallyScheduled"
+#define DRA_POD_GROUP_SCHEDULED "PodGroupScheduled" /* 1.36 (k8s.io/api@v0.36.3 scheduling/v1alpha2) */
 
-/* Set the condition for outcome o with message msg (NULL: ""), at time now
- * (Unix seconds). */
-void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_outcome o, const char *msg, int64_t now);
+/* Set the condition of type `type` (one of the two above) for outcome o
+ * with message msg (NULL: ""), at time now (Unix seconds). */
+void dra_sched_group_condition(dra_changes *st, const json_t *group, const char *type, dra_group_outcome o,
+                               const char *msg, int64_t now);
 
 #endif

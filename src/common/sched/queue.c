@@ -290,18 +290,23 @@ static void find_groups(const dra_objset *set, entry *ents, size_t g0, size_t g1
  * pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go
  * PreEnqueue; the key is "podgroup/NS/NAME", EntityKey.String) and names
  * the pods and the root group in validatePodGroupHierarchy's
- * (schedule_one_podgroup.go). */
-static void check_group(entry *g, qkey *const *members, int64_t all, bool r38)
+ * (schedule_one_podgroup.go).  1.36 has PreEnqueue only with its
+ * GangScheduling gate (no gang: minCount 1) and checks the scheduler name
+ * alone (k8s.io/kubernetes@v1.36.3 pkg/scheduler/schedule_one_podgroup.go
+ * frameworkForPodGroup). */
+static void check_group(entry *g, qkey *const *members, int64_t all, dra_release rel, bool gang)
 {
-    if (!g->group) {
+    bool r38 = rel >= DRA_RELEASE_1_38, r36 = rel < DRA_RELEASE_1_37;
+    if (!g->group && gang) {
         g->hold = r38 ? dra_xasprintf("pod group \"%s\" or one of its composite pod group ancestors has not been "
                                       "created yet",
                                       g->name)
                       : dra_xasprintf("waiting for pods's pod group \"%s\" to appear in scheduling queue", g->name);
         return;
     }
-    const json_t *gang = dra_jfield(dra_jfield(dra_jfield(g->group->json, "spec"), "schedulingPolicy"), "gang");
-    g->min_count = gang ? json_integer_value(dra_jfield(gang, "minCount")) : 1;
+    const json_t *policy = g->group ? dra_jfield(dra_jfield(g->group->json, "spec"), "schedulingPolicy") : NULL;
+    g->min_count =
+        gang && dra_jfield(policy, "gang") ? json_integer_value(dra_jfield(dra_jfield(policy, "gang"), "minCount")) : 1;
     if (all < g->min_count) {
         g->hold = r38 ? dra_xasprintf("waiting for podgroup/%s/%s to meet its quorum", g->ns, g->name)
                       : dra_xstrdup("waiting for minCount pods from a gang to appear in scheduling queue");
@@ -318,7 +323,7 @@ static void check_group(entry *g, qkey *const *members, int64_t all, bool r38)
                           : dra_xasprintf("all pods in a single pod group should have the same .spec.schedulerName "
                                           "set, got: \"%s\" and \"%s\"",
                                           k->sched_name, first_sched);
-        else if (k->priority != g->priority)
+        else if (k->priority != g->priority && !r36)
             g->hold = r38 ? dra_xasprintf("all pods in a pod group hierarchy should have the same priority as the root "
                                           "pod group's priority, got %" PRId64 " (\"%s\") and %" PRId64
                                           " (\"podgroup/%s/%s\")",
@@ -422,7 +427,9 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
             if (missing)
                 out->warnings = refused_class(out->warnings, missing, "pod group", e->group);
         }
-        check_group(e, members, all[gi], dra_features_release_of(f) >= DRA_RELEASE_1_38);
+        dra_release rel = dra_features_release_of(f);
+        check_group(e, members, all[gi], rel,
+                    rel >= DRA_RELEASE_1_37 || dra_feature_enabled(f, DRA_FEATURE_GANG_SCHEDULING));
         if (!e->group)
             e->why = dra_xasprintf("PodGroup %s/%s, not in the input; this pod:", e->ns, e->name);
         else if (e->ts)

@@ -1082,7 +1082,8 @@ static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
     if (msg) {
         sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
         sp->message =
-            is_error ? msg : postfilter_reason(S, dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg), false);
+            is_error ? msg
+                     : postfilter_reason(S, dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg), false);
         if (!is_error)
             free(msg);
         return true;
@@ -1361,10 +1362,11 @@ typedef struct verdict {
     char *gmsg; /* and its message */
 } verdict;
 
-/* The PodGroupInitiallyScheduled condition of the group "ns/name" of the
- * run's state (group_status.h). */
+/* The PodGroupInitiallyScheduled condition (1.36: PodGroupScheduled) of
+ * the group "ns/name" of the run's state (group_status.h). */
 static void group_outcome(sched *S, const char *group, dra_group_outcome o, const char *msg)
 {
+    bool r36 = dra_features_release_of(S->o->features) < DRA_RELEASE_1_37;
     const char *slash = strchr(group, '/');
     if (!slash)
         return;
@@ -1372,7 +1374,8 @@ static void group_outcome(sched *S, const char *group, dra_group_outcome o, cons
     const json_t *g = dra_state_find(S->c, &S->st, DRA_KIND_POD_GROUP, ns, slash + 1);
     free(ns);
     if (g)
-        dra_sched_group_condition(&S->st, g, o, msg, S->o->now);
+        dra_sched_group_condition(&S->st, g, r36 ? DRA_POD_GROUP_SCHEDULED : DRA_POD_GROUP_INITIALLY_SCHEDULED, o, msg,
+                                  S->o->now);
 }
 
 /* The group's status when fewer than minCount of its pods can be placed
@@ -1402,6 +1405,25 @@ static char *parent_failed(const char *group, bool error)
                          error ? "encountered an error" : "is unschedulable");
 }
 
+/* The message of a pod of a group that failed, other than one that failed
+ * on its own: from 1.38 the parent's name; on an error, or when the pod was
+ * not tried, the group's status; a pod that fit, errPodGroupUnschedulable
+ * before the group's status, or in 1.36 before its Permit status (the
+ * GangScheduling plugin had it wait, and RunPermitPlugins says so:
+ * k8s.io/kubernetes@v1.36.3 pkg/scheduler/schedule_one_podgroup.go
+ * submitPodGroupAlgorithmResult, framework/runtime/framework.go). */
+static char *member_failed(dra_release rel, const char *group, const char *gmsg, bool gerr, bool tried)
+{
+    if (rel >= DRA_RELEASE_1_38)
+        return parent_failed(group, gerr);
+    if (gerr || !tried)
+        return dra_xstrdup(gmsg);
+    if (rel < DRA_RELEASE_1_37)
+        return dra_xstrdup("pod group is unschedulable, waiting for minCount pods from a gang to be scheduled, one or "
+                           "more plugins asked to wait and no plugin rejected pod");
+    return dra_xasprintf("pod group is unschedulable, %s", gmsg);
+}
+
 static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra_sched_queued *q)
 {
     sp->pod = pod;
@@ -1429,10 +1451,16 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     bool gerr = false, placed = false, any = false; /* any: a pod of the cycle fit */
     /* validatePodGroup refused the group before any pod was tried */
     char *hold_err = lead->group && lead->hold && lead->hold_error ? dra_xstrdup(lead->hold) : NULL;
-    bool r38 = dra_features_release_of(S->o->features) >= DRA_RELEASE_1_38;
+    dra_release rel = dra_features_release_of(S->o->features);
+    bool r38 = rel >= DRA_RELEASE_1_38, r36 = rel < DRA_RELEASE_1_37;
     int64_t unsched = 0; /* pods of the cycle that did not fit */
-    /* refused before any pod is tried: until 1.38 the status carries errPodGroupUnschedulable */
-    if (cycle && remaining + scheduled < min)
+    /* refused before any pod is tried: until 1.38 the status carries
+     * errPodGroupUnschedulable.  1.36 tries every pod (a pod that does not
+     * fit does not end the cycle, schedule_one_podgroup.go
+     * podGroupSchedulingDefaultAlgorithm), and the group is schedulable
+     * once a pod passes Permit: GangScheduling's wants minCount pods
+     * scheduled or assumed, Basic's any (gangscheduling.go Permit). */
+    if (cycle && !r36 && remaining + scheduled < min)
         gmsg = min_unmet(r38, true, min, scheduled, unsched, remaining);
     size_t tried = from;
     for (size_t qi = from; qi < to; qi++) {
@@ -1462,7 +1490,7 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
                 if (sp->outcome == DRA_POD_ERROR) {
                     gmsg = dra_xasprintf("failed to schedule other pod from a pod group: %s", sp->message);
                     gerr = true;
-                } else if (remaining + scheduled < min) {
+                } else if (!r36 && remaining + scheduled < min) {
                     gmsg = min_unmet(r38, false, min, scheduled, unsched, remaining);
                 }
             }
@@ -1472,7 +1500,7 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     }
     /* a group that met its count with pods placed before, none now, is
      * not a success: the framework wants one pod placed in the cycle */
-    if (cycle && !gmsg && !any)
+    if (cycle && !gmsg && (!any || (r36 && scheduled < min)))
         gmsg = dra_xstrdup(r38 ? "no pods were schedulable" : "pod group is unschedulable");
     /* an unschedulable group runs the PodGroupPostFilter plugins, whose
      * reasons the group's status gains: from 1.38 DynamicResources' stays,
@@ -1494,7 +1522,7 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
                       gmsg);
     else if (lead->group && lv->gcond)
         group_outcome(S, lead->group, (dra_group_outcome)(lv->gcond - 1), lv->gmsg);
-    else if (hold_err)
+    else if (hold_err && !r36)
         group_outcome(S, lead->group, r38 ? DRA_GROUP_POD_GROUP_ERROR : DRA_GROUP_SCHEDULER_ERROR, hold_err);
     free(hold_err);
     if (!gmsg)
@@ -1513,9 +1541,7 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
             free(sp->node);
             sp->node = NULL;
             free(sp->message);
-            sp->message = r38                   ? parent_failed(lead->group, gerr)
-                          : gerr || qi >= tried ? dra_xstrdup(gmsg)
-                                                : dra_xasprintf("pod group is unschedulable, %s", gmsg);
+            sp->message = member_failed(rel, lead->group, gmsg, gerr, qi < tried);
             sp->outcome = gerr ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
         }
         verdicts[q->v[qi].index] = (verdict){true, sp->outcome, dra_xstrdup(sp->message), 0, NULL};

@@ -21,7 +21,8 @@
 //	1.37 DRADeviceTaintRules true GA false DRADeviceTaints
 //
 // The DRA gates are DynamicResourceAllocation, every gate whose name begins
-// with DRA, and every gate one of them depends on in any release given.
+// with DRA, the scheduling gates the tools read (1.36's GangScheduling), and
+// every gate one of them depends on in any release given.
 package main
 
 import (
@@ -300,7 +301,7 @@ func read(rel, zipPath string) (*features, error) {
 	for _, el := range depsLit.Elts {
 		kv := el.(*ast.KeyValueExpr)
 		name := keyName(kv.Key, consts)
-		if !isDRA(name) {
+		if !isDRA(name) && !schedulingGates[name] {
 			continue
 		}
 		var d []string
@@ -312,6 +313,11 @@ func read(rel, zipPath string) (*features, error) {
 	return out, nil
 }
 
+// schedulingGates are the gates beyond DRA's own that the tools read: 1.36
+// enables the GangScheduling plugin by its own gate (1.37 removed it,
+// pkg/scheduler/apis/config/v1/default_plugins.go applyFeatureGates).
+var schedulingGates = map[string]bool{"GangScheduling": true}
+
 func isDRA(name string) bool {
 	return name == "DynamicResourceAllocation" || strings.HasPrefix(name, "DRA")
 }
@@ -320,7 +326,7 @@ func isDRA(name string) bool {
 func (f *features) rows(extra map[string]bool) []string {
 	var lines []string
 	for name, v := range f.gates {
-		if !isDRA(name) && !extra[name] {
+		if !isDRA(name) && !schedulingGates[name] && !extra[name] {
 			continue
 		}
 		s := at(v, f.emu, f.min)
