@@ -272,8 +272,9 @@ REL_CLUSTER_CHECKS := $(foreach r,$(REL_RELEASES),$(REL_CLUSTER_SUITES:%=upstrea
 	upstream-celtable-$(r))
 REL_CLUSTER_CHECKS := $(filter-out $(foreach r,$(REL_RELEASES),$(REL_$(r)_UNPORTED:%=upstream-check-%-$(r))),$(REL_CLUSTER_CHECKS))
 # The scheduling suite's PodGroup inputs are scheduling.k8s.io/v1beta1, which
-# 1.37 added: 1.36 serves PodGroups as v1alpha2 only.
-REL_1.36_SCHED_ENV := SCHED_GROUP_INPUTS=
+# 1.37 added: 1.36 serves PodGroups as v1alpha2 only, so its suite writes
+# v1alpha2 copies of them, with 1.36's GangScheduling gate on.
+REL_1.36_SCHED_ENV := SCHED_GROUP_VERSION=v1alpha2 SCHED_GROUP_GATES=GenericWorkload=true,GangScheduling=true
 $(foreach r,$(REL_RELEASES),$(eval $(call rel_rules,$(r),$(REL_CLUSTER_SUITES))))
 
 .PHONY: upstream-check-cluster-releases

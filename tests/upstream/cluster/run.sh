@@ -7,7 +7,8 @@
 #               pod by pod
 # CLUSTER_SUITES (default "client scheduling") picks the suites; SCHED_INPUTS,
 # SCHED_GROUP_INPUTS (set and empty: none), SCHED_SEEDS and SCHED_SECONDS the
-# scheduling suite's inputs (below).
+# scheduling suite's inputs (below); SCHED_GROUP_VERSION and
+# SCHED_GROUP_GATES how the PodGroup inputs are given (below).
 # Needs DRA_BIN (the tools) and UPSTREAM_BIN (upstream-cluster, kubectl).
 # Prints one line per suite with its counts and time, then "N passed,
 # N failed" (bats tests; scheduling inputs, each one case).  Exit 0 when
@@ -28,11 +29,16 @@ SCHED_INPUTS=${SCHED_INPUTS:-"examples/cluster $A/sched-cluster.yaml+$A/sched-po
     $A/sched-cluster.yaml+$A/sched-shared.yaml $A/sched-cluster.yaml+$A/sched-first-available.yaml
     $A/sched-cluster.yaml+$A/sched-ext.yaml"}
 # the inputs with PodGroups (gang scheduling): a cluster of their own with
-# GROUP_GATES on, and dra-alloc given them too (sched.py SCHED_GATES)
+# GROUP_GATES on, and dra-alloc given them too (sched.py SCHED_GATES).  They
+# are scheduling.k8s.io/v1beta1 (1.37 and 1.38); with SCHED_GROUP_VERSION
+# (1.36: v1alpha2, the only version it serves, releases.mk) each is given
+# as a copy in that version, the cluster serving it.  SCHED_GROUP_GATES
+# replaces GenericWorkload=true (1.36 gang-schedules with GangScheduling on).
 C=tests/upstream/cluster/inputs
 SCHED_GROUP_INPUTS=${SCHED_GROUP_INPUTS-"$C/sched-gang-fits.yaml $C/sched-gang-devices.yaml $C/sched-gang-count.yaml
     $C/sched-group-basic.yaml"}
-GROUP_GATES=GenericWorkload=true GROUP_RUNTIME=scheduling.k8s.io/v1beta1=true
+GROUP_VERSION=${SCHED_GROUP_VERSION:-v1beta1}
+GROUP_GATES=${SCHED_GROUP_GATES:-GenericWorkload=true} GROUP_RUNTIME=scheduling.k8s.io/$GROUP_VERSION=true
 
 t0=$(date +%s)
 suites=${CLUSTER_SUITES:-client scheduling}
@@ -82,14 +88,24 @@ inputs() {
             files=("$root/$input"/*.yaml)
         else
             IFS=+ read -ra files <<<"$input"
-            files=("${files[@]/#/$root/}")
+            [[ $input == /* ]] || files=("${files[@]/#/$root/}")
         fi
         one_input "$(basename "${input##*+}" .yaml)" "${files[@]}"
     done
 }
 inputs "$SCHED_INPUTS"
+group_inputs=$SCHED_GROUP_INPUTS
+if [ "$GROUP_VERSION" != v1beta1 ]; then
+    mkdir -p "$work/sched/$GROUP_VERSION"
+    group_inputs=
+    for input in $SCHED_GROUP_INPUTS; do
+        sed "s#^apiVersion: scheduling.k8s.io/v1beta1\$#apiVersion: scheduling.k8s.io/$GROUP_VERSION#" \
+            "$root/$input" >"$work/sched/$GROUP_VERSION/${input##*/}"
+        group_inputs+=" $work/sched/$GROUP_VERSION/${input##*/}"
+    done
+fi
 CLUSTER_FEATURE_GATES=$GROUP_GATES CLUSTER_RUNTIME_CONFIG=$GROUP_RUNTIME SCHED_GATES=$GROUP_GATES \
-    inputs "$SCHED_GROUP_INPUTS"
+    SCHED_GROUP_VERSION=$GROUP_VERSION inputs "$group_inputs"
 # random clusters (gen.py SEED): seeds 1, 2, ... while SCHED_SECONDS (default
 # 180) last, or exactly the seeds of SCHED_SEEDS
 t_gen=$(date +%s) seeds=0

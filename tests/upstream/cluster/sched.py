@@ -24,19 +24,36 @@ leave pending, the PodScheduled=False condition each wrote is compared too
     cond ours   NS/POD Unschedulable: 0/2 nodes are available: ...
 
 kube-scheduler's message ends with its PostFilter's (" preemption: 0/N nodes
-are available: ..."), or for a pod of a PodGroup with its PodGroupPostFilter's
-(", pod group preemption: ..."); dra-alloc does not preempt, so that part is
-left out of the comparison and shown in parentheses.
+are available: ...", or ", preemption: ..." after another PostFilter's
+reason), or for a pod of a PodGroup with its PodGroupPostFilter's (", pod
+group preemption: ..."); dra-alloc does not preempt, so that part is left
+out of the comparison and shown in parentheses.
 
 With SCHED_GATES set (e.g. GenericWorkload=true: the cluster then runs with
 these gates on, see run.sh) dra-alloc gets them as --feature-gates, PodGroups
-are read too, a pending pod is replayed together with the other pending pods
-of its PodGroup (the scheduler tries them in one cycle), and each PodGroup of
-a pending pod has its PodGroupInitiallyScheduled condition compared
+are read too (scheduling.k8s.io/SCHED_GROUP_VERSION, default v1beta1), a
+pending pod is replayed together with the other pending pods of its PodGroup
+(the scheduler tries them in one cycle), and each PodGroup of a pending pod
+has the condition the scheduler writes after a cycle compared
 (schedule_one_podgroup.go submitPodGroupAlgorithmResult):
 
     gcond theirs NS/GROUP False Unschedulable: minCount (2) cannot be ...
     gcond ours   NS/GROUP False Unschedulable: minCount (2) cannot be ...
+
+What that compares differs by release (run.sh is given the release's
+settings by tests/upstream/releases.mk):
+
+  1.36  PodGroups are v1alpha2 (the only version it serves), the cluster runs
+        with GenericWorkload and GangScheduling (the GangScheduling plugin,
+        at Permit); the condition is PodGroupScheduled; every pod of a gang
+        is tried, one that fit says "pod group is unschedulable, waiting for
+        minCount pods from a gang to be scheduled, ..."; DynamicResources'
+        PostFilter adds "still not schedulable" to a pod's fit error
+  1.37  v1beta1; PodGroupInitiallyScheduled; the cycle stops once minCount
+        cannot be met ("minCount (2) cannot be satisfied: ...")
+  1.38  v1beta1; PodGroupInitiallyScheduled; a pod of a group that failed
+        names it ("parent pod group "gang" is unschedulable"), the group's
+        message the scheduling policy's minimum threshold
 
 Exit 0 when every pod and group agrees, 1 when one differs, 3 when the
 cluster did not decide within 90 s.
