@@ -137,6 +137,31 @@ UNIT_TEST(podgroup_validation_wording)
     free(got);
 }
 
+/* 1.36's v1alpha2: its template reference, its fields (strict decoding) */
+UNIT_TEST(podgroup_v1alpha2_template_ref)
+{
+#define PG_V1ALPHA2 "apiVersion: scheduling.k8s.io/v1alpha2\nkind: PodGroup\nmetadata: {name: g, namespace: ns}\n"
+    char *got =
+        errs_of(PG_V1ALPHA2 "spec:\n  schedulingPolicy: {gang: {minCount: 2}}\n"
+                            "  podGroupTemplateRef: {workload: {workloadName: job, podGroupTemplateName: w}}\n");
+    CHECK_STR(got, "");
+    free(got);
+    got = errs_of(PG_V1ALPHA2 "spec:\n  schedulingPolicy: {basic: {}}\n  podGroupTemplateRef: {}\n");
+    CHECK_STR(got, "spec.podGroupTemplateRef: Invalid value: \"\": must specify one of: `workload`\n");
+    free(got);
+    got = errs_of(PG_V1ALPHA2 "spec:\n  schedulingPolicy: {basic: {}}\n"
+                              "  podGroupTemplateRef: {workload: {workloadName: Job_1}}\n");
+    CHECK(strstr(got, "spec.podGroupTemplateRef.workload.workloadName: Invalid value: \"Job_1\"") != NULL);
+    CHECK(strstr(got, "spec.podGroupTemplateRef.workload.podGroupTemplateName: Required value\n") != NULL);
+    free(got);
+    /* 1.37's workloadRef is not a field of v1alpha2 */
+    got =
+        errs_of(PG_V1ALPHA2 "spec: {schedulingPolicy: {basic: {}}, workloadRef: {workloadName: j, templateName: t}}\n");
+    CHECK(strstr(got, "unknown field \"spec.workloadRef\"") != NULL);
+    free(got);
+#undef PG_V1ALPHA2
+}
+
 UNIT_TEST(podgroup_claim_match_is_exact)
 {
     json_t *g = json_pack("{s:{s:[{s:s,s:s},{s:s,s:s}]}}", "spec", "resourceClaims", "name", "a",

@@ -1,4 +1,5 @@
-/* PodGroup validation (scheduling.k8s.io, Kubernetes 1.37).  Upstream checks
+/* PodGroup validation (scheduling.k8s.io, Kubernetes 1.37; 1.36's v1alpha2
+ * differs in its template reference).  Upstream checks
  * PodGroups declaratively: staging/src/k8s.io/api/scheduling/v1alpha3/
  * zz_generated.validations.go (Validate_PodGroupSpec,
  * Validate_PodGroupResourceClaim, Validate_PodGroupStatus; v1beta1 carries
@@ -139,6 +140,28 @@ static void v_policy(vctx *v, const json_t *spec)
     }
 }
 
+/* 1.36's v1alpha2 names its template by podGroupTemplateRef, a union of
+ * one member (k8s.io/kubernetes@v1.36.3 pkg/apis/scheduling/v1alpha2/
+ * zz_generated.validations.go Validate_PodGroupTemplateReference,
+ * Validate_WorkloadPodGroupTemplateReference). */
+static void v_template_ref(vctx *v, const json_t *spec)
+{
+    const json_t *ref, *w;
+    if (!dra_vobj(v, spec, "podGroupTemplateRef", &ref))
+        return;
+    V_CHILD(v, "podGroupTemplateRef")
+    {
+        static const char *const members[] = {"workload"};
+        v_union(v, ref, members, 1);
+        if (dra_vobj(v, ref, "workload", &w))
+            V_CHILD(v, "workload")
+            {
+                dra_v_required_str(v, w, "workloadName", dra_check_dns1123_subdomain);
+                dra_v_required_str(v, w, "podGroupTemplateName", dra_check_dns1123_label);
+            }
+    }
+}
+
 static void v_status(vctx *v, const json_t *status, const json_t *spec)
 {
     const json_t *st;
@@ -187,7 +210,9 @@ dra_err *dra_validate_pod_group(const json_t *obj, const dra_validate_opts *opts
     {
         v_long_name(&v, spec, "parentCompositePodGroupName");
         const json_t *ref;
-        if (dra_vobj(&v, spec, "workloadRef", &ref)) {
+        if (strcmp(dra_jstr_or(obj, "apiVersion", ""), "scheduling.k8s.io/v1alpha2") == 0)
+            v_template_ref(&v, spec);
+        else if (dra_vobj(&v, spec, "workloadRef", &ref)) {
             V_CHILD(&v, "workloadRef")
             {
                 dra_v_required_str(&v, ref, "workloadName", dra_check_dns1123_subdomain);
