@@ -140,6 +140,13 @@ UNIT_TEST(quantity_parse_138)
         {"isQuantity('1e-2147483648')", "true", "false"},
         {"quantity('1E-2147483648') == quantity('1n')", "true", "unable to parse quantity's suffix"},
         {"isQuantity('0e-2147483648')", "true", "false"},
+        /* decFromDigits keeps 29 significant digits (maxSignificantDigits),
+         * rounded away from zero, and AsScale(Nano) keeps a coarser scale:
+         * v0.37.2 kept every digit at nano scale (the project: up to 48) */
+        {"quantity('1234567890123456789012345678901') == quantity('1234567890123456789012345679k')", "false", "true"},
+        {"quantity('98765432109876543217.3').asApproximateFloat() == 9.876543210987654e+19", "false", "true"},
+        {"quantity('1234567890123456789012345678900000000000000000000000000001').isGreaterThan(quantity('1e57'))",
+         "quantity too large", "true"},
     };
     check_releases(cases, sizeof cases / sizeof *cases, 38, unit_failed);
 }

@@ -865,3 +865,82 @@ T_(go_value_table)
         }
     }
 }
+/* ParseQuantity under apimachinery v0.38.0-beta.0 (DRA_QUANTITY_RULES_138):
+ * String(), AsDec().String(), AsInt64 ok and AsApproximateFloat64 (%.17g) as
+ * that release prints them (a Go program over resource.ParseQuantity). */
+/* clang-format off */
+static const struct q138_row { const char *in, *str, *dec; bool is_int; const char *flt; } q138_rows[] = {
+    {"1234567890123456789", "1234567890123456789", "1234567890123456789", true, "1.2345678901234568e+18"},
+    {"-9223372036854775808", "-9223372036854775808", "-9223372036854775808", true, "-9.2233720368547758e+18"},
+    {"9223372036854775808", "9223372036854775808", "9223372036854775808", false, "9.2233720368547758e+18"},
+    {"1234567890123456789012345678901", "1234567890123456789012345679k", "1234567890123456789012345679000", false, "1.2345678901234568e+30"},
+    {"12345678901234567890123456789.01", "12345678901234567890123456790", "12345678901234567890123456790", false, "1.2345678901234568e+28"},
+    {"-99999999999999999999999999999.5", "-100e27", "-100000000000000000000000000000", false, "-9.9999999999999991e+28"},
+    {"1234567890123456789012345678900000000000000000000000000001", "1234567890123456789012345679e30", "1234567890123456789012345679000000000000000000000000000000", false, "1.2345678901234568e+57"},
+    {"0.1234567890123456789012345678901", "123456790n", "0.123456790", false, "0.12345679000000001"},
+    {"98765432109876543217.3", "98765432109876543217300m", "98765432109876543217.3", false, "9.8765432109876543e+19"},
+    {"1.5", "1500m", "1.5", false, "1.5"},
+    {"0.5Ki", "512", "512.0", false, "512"},
+    {"1Pi", "1Pi", "1125899906842624", false, "1125899906842624"},
+    {"1.23456789012345678901234567890123456789012345678901234567890123456789012345Ki", "1264197519487n", "1264.197519487", false, "1264.1975194870001"},
+    {"0.000000000000000000000000000000000000000000000000000000000000000000000000001Ki", "1n", "0.000000001", false, "1.0000000000000001e-09"},
+    {"1e-2147483648", NULL, "unable to parse quantity's suffix", false, NULL},
+    {"0e-2147483648", NULL, "unable to parse quantity's suffix", false, NULL},
+    {"0m", "0", "0.000", false, "0"},
+    {"0E-30", "0", "0.000000000000000000000000000000", false, "0"},
+    {".0Mi", "0", "0.0", false, "0"},
+    {"1000000000000000000000", "1e21", "1000000000000000000000", false, "1e+21"},
+    {"123456789012345678901234567890123456789012345678901234567890", "123456789012345678901234567900e30", "123456789012345678901234567900000000000000000000000000000000", false, "1.2345678901234567e+59"},
+};
+/* clang-format on */
+
+/* An error row has str NULL and the error text in dec. */
+T_(parse_rules_138_table)
+{
+    for (size_t i = 0; i < sizeof q138_rows / sizeof *q138_rows; i++) {
+        const struct q138_row *r = &q138_rows[i];
+        dra_quantity q;
+        dra_err *e = dra_quantity_parse_rules(r->in, strlen(r->in), DRA_QUANTITY_RULES_138, &q);
+        if (e || !r->str) {
+            if (!e || r->str || strcmp(e->msg, r->dec) != 0) {
+                fprintf(stderr, "  %s: error \"%s\", want \"%s\"\n", r->in, e ? e->msg : "", r->str ? "" : r->dec);
+                *unit_failed = 1;
+            }
+            dra_err_free(e);
+            continue;
+        }
+        char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_DECMAX], f[32];
+        const char *s = dra_quantity_format(&q, b1), *d = dra_quantity_dec_string(&q, b2);
+        snprintf(f, sizeof f, "%.17g", dra_quantity_as_float(&q));
+        bool isint = dra_quantity_is_int64(&q);
+        if (strcmp(s, r->str) != 0 || strcmp(d, r->dec) != 0 || isint != r->is_int || strcmp(f, r->flt) != 0) {
+            fprintf(stderr, "  %s: \"%s\" \"%s\" %d %s, want \"%s\" \"%s\" %d %s\n", r->in, s, d, isint, f, r->str,
+                    r->dec, r->is_int, r->flt);
+            *unit_failed = 1;
+        }
+    }
+}
+
+/* The same texts under 1.37's rules keep their earlier answers: no
+ * 29-digit rounding, nano scale, 19 digits on the inf.Dec path. */
+T_(parse_rules_137_unchanged)
+{
+    dra_quantity q;
+    char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_DECMAX];
+    dra_err *e = dra_quantity_parse_rules("1234567890123456789012345678901", 31, DRA_QUANTITY_RULES_137, &q);
+    CHECK(e == NULL);
+    CHECK_STR(dra_quantity_format(&q, b1), "1234567890123456789012345678901");
+    e = dra_quantity_parse_rules("1234567890123456789", 19, DRA_QUANTITY_RULES_137, &q);
+    CHECK(e == NULL);
+    CHECK(!dra_quantity_is_int64(&q));
+    CHECK_STR(dra_quantity_dec_string(&q, b2), "1234567890123456789.000000000");
+    e = dra_quantity_parse_rules("0.5Ki", 5, DRA_QUANTITY_RULES_137, &q);
+    CHECK(e == NULL);
+    CHECK_STR(dra_quantity_dec_string(&q, b2), "512.000000000");
+    e = dra_quantity_parse_rules("1e-2147483648", 13, DRA_QUANTITY_RULES_137, &q);
+    CHECK(e == NULL);
+    CHECK_STR(dra_quantity_format(&q, b1), "1e-9");
+    e = dra_quantity_parse_rules("0m", 2, DRA_QUANTITY_RULES_137, &q);
+    CHECK(e == NULL);
+    CHECK_STR(dra_quantity_dec_string(&q, b2), "0.000");
+}

@@ -31,84 +31,11 @@ static cel_value err_from(cel_call_ctx *cx, dra_err *e, const char *prefix)
 
 /* ---- Quantity ---- */
 
-/* The base-10 exponent of a decimal suffix ("", n u m k M G T P E, or an
- * e/E exponent the parser took already); false for any other. */
-static bool q_decimal_exponent(const char *s, size_t len, int64_t *exp)
-{
-    static const char si[] = "num kMGTPE";
-    if (len == 0) {
-        *exp = 0;
-        return true;
-    }
-    if (len == 1 && s[0] != ' ' && memchr(si, s[0], sizeof si - 1)) {
-        *exp = 3 * ((const char *)memchr(si, s[0], sizeof si - 1) - si) - 9;
-        return true;
-    }
-    if (s[0] != 'e' && s[0] != 'E')
-        return false;
-    size_t i = 1;
-    bool neg = i < len && s[i] == '-';
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        i++;
-    int64_t v = 0;
-    for (; i < len && v <= INT32_MAX; i++)
-        v = v * 10 + (s[i] - '0');
-    *exp = neg ? -v : v;
-    return true;
-}
-
-/* apimachinery v0.38.0-beta.0 resource/quantity.go ParseQuantity where it
- * differs from v0.37.2's, after the 1.37 parse of s into *q:
- *  - a decimal number of 19 digits (maxInt64Factors 19, was 18) that
- *    fits int64 (ParseUint, and 2^63 when negative) stays on the int64
- *    fast path, an int64Amount printed canonically (forceRecanonicalize)
- *    where 1.37 made an inf.Dec at nano scale: the value is the same,
- *    isInteger, asInteger and asApproximateFloat see the representation;
- *  - an exponent of -2^31 is refused (ErrSuffix, !canInfScale), where
- *    1.37 wrapped it (and spun scaling by 10^2^31). */
-static dra_err *q_parse_138(const char *s, size_t len, dra_quantity *q)
-{
-    if (q->format == DRA_QFMT_BINARY_SI)
-        return NULL;
-    size_t i = 0;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        i++;
-    while (i < len && s[i] == '0')
-        i++;
-    size_t num = 0, denom = 0;
-    uint64_t v = 0;
-    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, num++)
-        if (num < 20)
-            v = v * 10 + (uint64_t)(s[i] - '0');
-    bool zero_num = num == 0;
-    if (i < len && s[i] == '.')
-        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, denom++)
-            if (num + denom < 20)
-                v = v * 10 + (uint64_t)(s[i] - '0');
-    int64_t exp;
-    if (!q_decimal_exponent(s + i, len - i, &exp))
-        return NULL;
-    size_t digits = (zero_num ? 1 : num) + denom;
-    bool fits = digits <= 19 && (v <= (uint64_t)INT64_MAX || (q->sign < 0 && v == (uint64_t)INT64_MAX + 1));
-    /* the fast path's scale is an int32: exponent - len(denom) wraps */
-    int32_t scale = (int32_t)(uint32_t)((uint64_t)exp - denom);
-    if (exp == INT32_MIN && !(fits && scale >= -9))
-        return dra_err_new(DRA_EXIT_INPUT, "unable to parse quantity's suffix");
-    if (!q->dec_backed || digits != 19 || !fits || exp - (int64_t)denom < -9)
-        return NULL;
-    q->dec_backed = false;
-    q->rep_scale = (int32_t)(exp - (int64_t)denom);
-    q->text[0] = '\0';
-    return NULL;
-}
-
 /* resource.ParseQuantity of the evaluation's release. */
 static dra_err *q_parse_rel(const cel_call_ctx *cx, const cel_value *str, dra_quantity *q)
 {
-    dra_err *e = dra_quantity_parsen(str->v.s.ptr, str->v.s.len, q);
-    if (!e && (cx->flags & CEL_EVAL_QUANTITY_138))
-        e = q_parse_138(str->v.s.ptr, str->v.s.len, q);
-    return e;
+    unsigned rules = (cx->flags & CEL_EVAL_QUANTITY_138) ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137;
+    return dra_quantity_parse_rules(str->v.s.ptr, str->v.s.len, rules, q);
 }
 
 F(q_parse)

@@ -544,11 +544,21 @@ static dra_err *too_large(void)
 
 /* The inf.Dec path of ParseQuantity, computed exactly: round a non-zero
  * value up to nano, cap binary SI at 2^63-1, and let a binary SI value
- * between 0 and 1 print as decimal SI. */
-static dra_err *parse_slow(const qscan *sc, int base, int64_t exponent, dra_qformat fmt, dra_quantity *out)
+ * between 0 and 1 print as decimal SI.  Under DRA_QUANTITY_RULES_138
+ * (apimachinery v0.38.0-beta.0 quantity.go decFromDigits) only the first
+ * 29 significant digits (70 before a binary SI suffix) are kept, the
+ * value rounded away from zero when a dropped one is not 0, and the
+ * representation keeps the scale of those digits (AsScale(Nano) rounds
+ * finer ones to nano but expands no coarser one), where v0.37's
+ * Round(Nano) always left nano scale. */
+static dra_err *parse_slow(const qscan *sc, int base, int64_t exponent, dra_qformat fmt, unsigned rules,
+                           dra_quantity *out)
 {
     if (!sc->value_has_digit)
         return dra_err_new(DRA_EXIT_INPUT, ERR_NUMERIC);
+    bool r138 = (rules & DRA_QUANTITY_RULES_138) != 0;
+    if (r138 && base == 10 && exponent == INT32_MIN) /* !Scale(exponent).canInfScale() */
+        return dra_err_new(DRA_EXIT_INPUT, ERR_SUFFIX);
     dra_quantity q = q_zero(fmt);
     q.dec_backed = true;
     size_t total = sc->num_len + sc->denom_len, first = 0, last = total;
@@ -559,18 +569,33 @@ static dra_err *parse_slow(const qscan *sc, int base, int64_t exponent, dra_qfor
         *out = q;
         return NULL;
     }
-    while (digit_at(sc, last - 1) == '0')
-        last--;
+    /* The digits kept: all, or under 1.38 the first 29 (70), plus one
+     * unit in the last kept place when a dropped digit is not 0. */
+    size_t keep = base == 10 ? 29 : 70;
+    bool bump = false;
+    if (r138 && total - first > keep) {
+        last = first + keep;
+        for (size_t k = last; k < total && !bump; k++)
+            bump = digit_at(sc, k) != '0';
+    }
+    int64_t rep = (base == 10 ? exponent : 0) - (int64_t)sc->denom_len + (int64_t)(total - last);
+    if (!bump)
+        while (digit_at(sc, last - 1) == '0')
+            last--;
     size_t sig_len = last - first;
-    /* value = sig * 10^s10 (* 2^exponent for binary SI) */
+    /* value = (sig + bump) * 10^s10 (* 2^exponent for binary SI) */
     int64_t s10 = (base == 10 ? exponent : 0) - (int64_t)sc->denom_len + (int64_t)(total - last);
     int sign = sc->positive ? 1 : -1;
     bignum m;
-    q.rep_scale = -9; /* inf.Dec.Round(amount, Nano, RoundUp) rescales to 9 places */
+    /* inf.Dec.Round(amount, Nano, RoundUp) rescales to 9 places; 1.38's
+     * AsScale(Nano) only rescales a finer value. */
+    q.rep_scale = r138 && rep > -9 ? clamp_i32(rep) : -9;
 
     if (base == 10) {
         int64_t e = s10;
         if (s10 < -9) {
+            /* (sig + bump) rounded up at nano: sig's last digit is not 0
+             * or bump is set, so it is the dropped-to prefix plus 1 */
             int64_t drop = -9 - s10;
             e = -9;
             if ((uint64_t)drop >= sig_len) {
@@ -579,7 +604,7 @@ static dra_err *parse_slow(const qscan *sc, int base, int64_t exponent, dra_qfor
                 if (!digits_to_bn(sc, first, last - (size_t)drop, &m) || !bn_mul_add_small(&m, 1, 1))
                     return too_large();
             }
-        } else if (!digits_to_bn(sc, first, last, &m)) {
+        } else if (!digits_to_bn(sc, first, last, &m) || (bump && !bn_mul_add_small(&m, 1, 1))) {
             return too_large();
         }
         if (!q_set_value(&q, sign, &m, e))
@@ -593,7 +618,7 @@ static dra_err *parse_slow(const qscan *sc, int base, int64_t exponent, dra_qfor
     bool capped = (int64_t)sig_len - 1 + s10 >= 19;
     int64_t e = s10;
     if (!capped) {
-        if (!digits_to_bn(sc, first, last, &m))
+        if (!digits_to_bn(sc, first, last, &m) || (bump && !bn_mul_add_small(&m, 1, 1)))
             return too_large();
         for (int64_t k = exponent; k > 0; k -= 30)
             if (!bn_mul_add_small(&m, (uint32_t)1 << (k > 30 ? 30 : k), 0))
@@ -655,6 +680,11 @@ static size_t raw_space_at(const unsigned char *p, size_t n)
 
 dra_err *dra_quantity_parse_json(const char *s, size_t len, dra_quantity *out)
 {
+    return dra_quantity_parse_json_rules(s, len, DRA_QUANTITY_RULES_137, out);
+}
+
+dra_err *dra_quantity_parse_json_rules(const char *s, size_t len, unsigned rules, dra_quantity *out)
+{
     const unsigned char *p = (const unsigned char *)s;
     size_t k;
     while ((k = raw_space_at(p, len)) > 0)
@@ -665,10 +695,28 @@ dra_err *dra_quantity_parse_json(const char *s, size_t len, dra_quantity *out)
             if (raw_space_at(p + len - k, k) == k)
                 len -= k, trimmed = true;
     }
-    return dra_quantity_parsen((const char *)p, len, out);
+    return dra_quantity_parse_rules((const char *)p, len, rules, out);
 }
 
 dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out)
+{
+    return dra_quantity_parse_rules(s, len, DRA_QUANTITY_RULES_137, out);
+}
+
+/* The int64 fast path's digits: ParseInt of at most 18 (v0.37), ParseUint
+ * of at most 19 that fits int64, or is 2^63 when negative (v0.38). */
+static bool fast_digits(const qscan *sc, int64_t digits, bool r138, uint64_t *value)
+{
+    if (digits > (r138 ? 19 : 18))
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < (size_t)digits; i++)
+        v = v * 10 + (uint64_t)(digit_at(sc, i) - '0');
+    *value = v;
+    return v <= (uint64_t)INT64_MAX || (!sc->positive && v == (uint64_t)INT64_MAX + 1);
+}
+
+dra_err *dra_quantity_parse_rules(const char *s, size_t len, unsigned rules, dra_quantity *out)
 {
     if (len == 0)
         return dra_err_new(DRA_EXIT_INPUT, ERR_FORMAT);
@@ -687,21 +735,26 @@ dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out)
         return dra_err_new(DRA_EXIT_INPUT, ERR_SUFFIX);
 
     /* The int64 fast path of ParseQuantity: taken when the digits fit its
-     * precision estimate and the scale is at least nano. */
+     * precision estimate and the scale is at least nano.  Upstream's
+     * scale is an int32 and wraps past -2^31 ("1.5e-2147483648"); ours
+     * does not (see quantity.h). */
+    bool r138 = (rules & DRA_QUANTITY_RULES_138) != 0;
     int64_t digits = (int64_t)(sc.num_len + sc.denom_len), scale = 0;
+    uint64_t value = 0;
     bool fast;
     if (base == 10) {
         scale = exponent - (int64_t)sc.denom_len;
-        fast = 18 - digits >= 0 && scale >= -9;
+        fast = scale >= -9 && fast_digits(&sc, digits, r138, &value);
     } else {
-        fast = sc.denom_len == 0 && 15 - digits - exponent * 3 / 10 - 1 >= 0;
+        fast = sc.denom_len == 0 && 15 - digits - exponent * 3 / 10 - 1 >= 0 && fast_digits(&sc, digits, r138, &value);
     }
+    uint64_t wrapped_value;
+    if (!fast && r138 && base == 10 && (int32_t)(uint32_t)(uint64_t)scale >= -9 &&
+        fast_digits(&sc, digits, r138, &wrapped_value))
+        rules &= ~(unsigned)DRA_QUANTITY_RULES_138; /* upstream's wrapped fast path: 1.37's answer */
     if (!fast)
-        return parse_slow(&sc, base, exponent, fmt, out);
+        return parse_slow(&sc, base, exponent, fmt, rules, out);
 
-    uint64_t value = 0;
-    for (size_t i = 0; i < (size_t)digits; i++)
-        value = value * 10 + (uint64_t)(digit_at(&sc, i) - '0');
     dra_quantity q = q_zero(fmt);
     q.rep_scale = (int32_t)scale;
     /* value << exponent fits 64 bits: the fast path's estimate keeps it
@@ -729,7 +782,8 @@ dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out)
     } else {
         bool ends000 = digits >= 3 && digit_at(&sc, (size_t)digits - 1) == '0' &&
                        digit_at(&sc, (size_t)digits - 2) == '0' && digit_at(&sc, (size_t)digits - 3) == '0';
-        keep = scale % 3 == 0 && !ends000 && digit_at(&sc, 0) != '0';
+        /* v0.38 prints a 19-digit value canonically (forceRecanonicalize) */
+        keep = scale % 3 == 0 && !ends000 && digit_at(&sc, 0) != '0' && digits < 19;
     }
     if (keep && len < sizeof q.text) {
         memcpy(q.text, s, len);
@@ -1201,8 +1255,13 @@ bool dra_quantity_milli_exact(const dra_quantity *q, int64_t *out)
 
 const char *dra_quantity_dec_string(const dra_quantity *q, char *buf)
 {
-    if (q->sign == 0) {
-        strcpy(buf, "0");
+    if (q->sign == 0) { /* inf.Dec prints a zero's fraction digits: "0.000" for "0m" */
+        int64_t places = -(int64_t)q->rep_scale;
+        if (places <= 0 || places + 3 > DRA_QUANTITY_DECMAX)
+            return strcpy(buf, "0");
+        memcpy(buf, "0.", 2);
+        memset(buf + 2, '0', (size_t)places);
+        buf[places + 2] = '\0';
         return buf;
     }
     bignum m;

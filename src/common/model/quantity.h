@@ -76,6 +76,21 @@ typedef struct dra_quantity {
  * parsen takes a length (the text need not be NUL-terminated; a NUL inside
  * is just an invalid character). */
 DRA_MUST_USE dra_err *dra_quantity_parse(const char *s, dra_quantity *out);
+/* ParseQuantity of an apimachinery release, where releases differ (the
+ * functions above use DRA_QUANTITY_RULES_137). */
+typedef enum {
+    DRA_QUANTITY_RULES_137 = 0,       /* v0.36.3 and v0.37.2 */
+    DRA_QUANTITY_RULES_138 = 1u << 0, /* v0.38.0-beta.0: see below */
+} dra_quantity_rules;
+/* Under DRA_QUANTITY_RULES_138: a decimal number of 19 digits that fits
+ * int64 (or is -2^63) stays int64-backed, printed canonically; a decimal
+ * exponent of -2^31 is refused ("unable to parse quantity's suffix");
+ * an inf.Dec-backed value keeps its first 29 significant digits (70 before
+ * a binary SI suffix), rounded away from zero, and the scale of its digits
+ * when that is coarser than nano.  rules is a set of dra_quantity_rules.
+ * The caller owns the error. */
+DRA_MUST_USE dra_err *dra_quantity_parse_rules(const char *s, size_t len, unsigned rules, dra_quantity *out);
+DRA_MUST_USE dra_err *dra_quantity_parse_json_rules(const char *s, size_t len, unsigned rules, dra_quantity *out);
 DRA_MUST_USE dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out);
 /* A quantity written as a JSON string, as Quantity.UnmarshalJSON reads it:
  * the string's text with Go's white space around it trimmed, then parsed.
