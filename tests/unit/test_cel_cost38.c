@@ -153,3 +153,43 @@ UNIT_TEST(tracker_panic_in_key_37)
 }
 
 UNIT_MAIN()
+
+UNIT_TEST(presence_on_ternary_38)
+{
+    /* cel-go v0.33 common/cost estimator.go branchQualifierCost: has()
+     * on a chain rooted at a ternary qualifies the picked branch, 1 when
+     * that branch is computed; the interpreter charges 1 for it whatever
+     * the branch, unless an attribute branch's variable is unbound (here:
+     * no device).  cel-go v0.29 charges none.  Figures as upstream-cel
+     * 1.38 and 1.37 report them (estimate and actual cost). */
+    static const struct {
+        const char *expr;
+        uint64_t min38, max38, cost38, min37, max37, cost37;
+    } cases[] = {
+        {"has((true ? {'a': 1} : {'b': 2}).z)", 31, 31, 1, 30, 30, 0},
+        {"has((true ? (false ? {'a': 1} : {'b': 2}) : {'c': 3}).z)", 31, 31, 1, 30, 30, 0},
+        {"has((true ? {'a': {'b': 1}} : {})['a'].b)", 32, 62, 2, 31, 61, 1},
+        {"has((false ? {'a': 1} : {'b': [1][2]}).z)", 31, 42, 2, 30, 41, 31},
+        {"has(([1][2] == 1 ? {'a': 1} : {'b': 2}).z)", 43, 43, 3, 42, 42, 2},
+        {"has((true ? device.attributes : {'x': {'y': 1}}).x)", 2, 61, 0, 2, 60, 0},
+        /* dyn() is no attribute chain: no branch is qualified */
+        {"has(dyn(true ? {'a': 1} : {'b': 2}).a)", 31, 31, 2, 31, 31, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        uint64_t mn = 0, mx = 0, c = 0;
+        CHECK(costs(38, cases[i].expr, &mn, &mx, &c));
+        if (mn != cases[i].min38 || mx != cases[i].max38 || c != cases[i].cost38) {
+            fprintf(stderr, "  1.38 %s: %llu..%llu %llu, want %llu..%llu %llu\n", cases[i].expr, (unsigned long long)mn,
+                    (unsigned long long)mx, (unsigned long long)c, (unsigned long long)cases[i].min38,
+                    (unsigned long long)cases[i].max38, (unsigned long long)cases[i].cost38);
+            *unit_failed = 1;
+        }
+        CHECK(costs(37, cases[i].expr, &mn, &mx, &c));
+        if (mn != cases[i].min37 || mx != cases[i].max37 || c != cases[i].cost37) {
+            fprintf(stderr, "  1.37 %s: %llu..%llu %llu, want %llu..%llu %llu\n", cases[i].expr, (unsigned long long)mn,
+                    (unsigned long long)mx, (unsigned long long)c, (unsigned long long)cases[i].min37,
+                    (unsigned long long)cases[i].max37, (unsigned long long)cases[i].cost37);
+            *unit_failed = 1;
+        }
+    }
+}

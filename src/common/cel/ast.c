@@ -231,3 +231,29 @@ char *cel_ast_debug(const cel_node *n)
     dra_buf_puts(&b, ""); /* non-NULL data even when empty */
     return dra_buf_detach(&b);
 }
+
+bool cel_ast_is_call(const cel_node *n, const char *fn)
+{
+    return n->kind == CEL_NODE_CALL && !n->u.call.target && strcmp(n->u.call.function, fn) == 0;
+}
+
+bool cel_ast_is_attribute_chain(const cel_node *n)
+{
+    return n->kind == CEL_NODE_IDENT || n->kind == CEL_NODE_SELECT || cel_ast_is_call(n, CEL_OP_INDEX) ||
+           cel_ast_is_call(n, CEL_OP_OPT_INDEX) || cel_ast_is_call(n, CEL_OP_OPT_SELECT) ||
+           cel_ast_is_call(n, CEL_OP_CONDITIONAL);
+}
+
+const cel_node *cel_ast_chain_root(const cel_node *n)
+{
+    for (;;) {
+        if (n->kind == CEL_NODE_SELECT && !n->u.select.test_only)
+            n = n->u.select.operand;
+        else if ((cel_ast_is_call(n, CEL_OP_INDEX) || cel_ast_is_call(n, CEL_OP_OPT_INDEX) ||
+                  cel_ast_is_call(n, CEL_OP_OPT_SELECT)) &&
+                 n->u.call.nargs > 0)
+            n = n->u.call.args[0];
+        else
+            return n;
+    }
+}

@@ -178,6 +178,16 @@ void cel_ast_location(const cel_ast *ast, size_t offset, int *line, int *col);
  * range, accumulator, condition, step and result). */
 void cel_node_each_child(const cel_node *n, void (*fn)(const cel_node *child, void *ud), void *ud);
 
+/* cel-go v0.33 common/cost estimator.go isAttributeChain: an identifier,
+ * a selection (a presence test too), an index, an optional selection or
+ * index, or a ternary. */
+bool cel_ast_is_attribute_chain(const cel_node *n);
+/* attributeChainRoot: the expression an attribute chain starts from, past
+ * the selections and indexes extending it (a presence test is a root). */
+const cel_node *cel_ast_chain_root(const cel_node *n);
+/* n is a global call of function fn ("_?_:_" ...). */
+bool cel_ast_is_call(const cel_node *n, const char *fn);
+
 /* Find a node by id (linear walk); NULL when absent. */
 cel_node *cel_ast_find(cel_node *root, int64_t id);
 

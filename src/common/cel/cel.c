@@ -104,7 +104,9 @@ bool cel_env_dra_lists_refused(const cel_env *env)
 static unsigned env_flags(const cel_env *env)
 {
     unsigned f = (env->libs & K8S_LIBS) ? CEL_EVAL_K8S_COSTS | CEL_EVAL_OPTIMIZE : 0;
-    f |= (env->opts & CEL_OPT_CEL_GO_033) ? CEL_EVAL_STOP_AT_ERROR | CEL_EVAL_NAN_UNORDERED | CEL_EVAL_QUANTITY_138 : 0;
+    f |= (env->opts & CEL_OPT_CEL_GO_033)
+             ? CEL_EVAL_STOP_AT_ERROR | CEL_EVAL_NAN_UNORDERED | CEL_EVAL_QUANTITY_138 | CEL_EVAL_BRANCH_QUALIFY
+             : 0;
     return f | ((env->opts & CEL_OPT_CEL_GO_026) ? CEL_EVAL_CEL_GO_026 : 0);
 }
 

@@ -435,12 +435,33 @@ static est cost_ident(coster *c, const cel_node *n)
     return (est){1, 1};
 }
 
+/* cel-go v0.33 common/cost estimator.go branchQualifierCost: a presence
+ * test on an attribute chain rooted at a ternary qualifies the branch the
+ * ternary picks, and the interpreter charges 1 for that when the branch
+ * is computed (no attribute chain, or a presence test itself); a branch
+ * that is a chain rooted at another ternary costs what that one picks. */
+static est branch_qualifier_cost(const cel_node *operand)
+{
+    const cel_node *root = cel_ast_chain_root(operand);
+    if (!cel_ast_is_call(root, CEL_OP_CONDITIONAL) || root->u.call.nargs != 3)
+        return (est){0, 0};
+    est b[2];
+    for (int i = 0; i < 2; i++) {
+        const cel_node *br = root->u.call.args[i + 1];
+        bool computed = !cel_ast_is_attribute_chain(br) || (br->kind == CEL_NODE_SELECT && br->u.select.test_only);
+        b[i] = computed ? (est){1, 1} : branch_qualifier_cost(br);
+    }
+    return unite(b[0], b[1]);
+}
+
 static est cost_select(coster *c, const cel_node *n)
 {
     const cel_node *op = n->u.select.operand;
     bool v033 = c->opts && c->opts->cel_go_033;
     if (n->u.select.test_only) {
         est sum = c->opts && c->opts->presence_test_has_cost ? (est){1, 1} : (est){0, 0};
+        if (v033)
+            sum = add(sum, branch_qualifier_cost(op));
         sum = add(sum, cost(c, op));
         /* v0.33 tracks a presence test's path too, so has(a.b) is sized
          * as a.b (== charges it by that size); v0.29 tracks none */

@@ -631,6 +631,7 @@ typedef struct ev {
     const char *aborted;             /* why the evaluation stopped besides the cost limit, or NULL */
     const cel_node *waived;          /* the last attribute root whose 1 free_base waived */
     uint64_t open_bases;             /* attributes charged 1 that cel-go has not observed yet (eval_key) */
+    const cel_node *unbound_branch;  /* the ternary whose attribute branch last met an unbound variable */
 } ev;
 
 static const cel_value cancelled_value = {.kind = CEL_ERROR, .v.err = CEL_COST_LIMIT_ERROR};
@@ -878,6 +879,27 @@ static cel_value select_field(ev *e, cel_value obj, const char *field, bool test
     return cel_no_such_key(e->cx.scratch, &key);
 }
 
+/* cel-go v0.33 (CEL_EVAL_BRANCH_QUALIFY): has() on an attribute chain
+ * rooted at a ternary is planned as a conditional attribute whose picked
+ * branch is qualified with the presence test, and that costs 1 whatever
+ * the branch: a computed one is a relative attribute, the root of an
+ * attribute one is not waived as a plain ternary's is, and a condition
+ * that fails is charged as well (interpreter/attributes.go
+ * conditionalAttribute; common/cost estimator.go branchQualifierCost
+ * estimates the computed case).  v0.29 charged none of these. */
+static uint64_t branch_charge(const ev *e, const cel_node *operand)
+{
+    const cel_node *root = cel_ast_chain_root(operand);
+    return (e->prm->flags & CEL_EVAL_BRANCH_QUALIFY) && cel_ast_is_call(root, CEL_OP_CONDITIONAL) ? 1 : 0;
+}
+
+/* The same when the operand failed: an attribute branch whose variable
+ * is unbound fails before it is qualified, and is not charged. */
+static uint64_t failed_branch_charge(const ev *e, const cel_node *operand)
+{
+    return e->unbound_branch == cel_ast_chain_root(operand) ? 0 : branch_charge(e, operand);
+}
+
 static cel_value eval_select(ev *e, const cel_node *n)
 {
     const cel_node *op = n->u.select.operand;
@@ -913,6 +935,8 @@ static cel_value eval_select(ev *e, const cel_node *n)
          * attribute is given back */
         if (n->u.select.test_only && !(e->prm->flags & CEL_EVAL_PRESENCE_COSTS) && is_attribute(op) && e->cost > 0)
             e->cost--;
+        if (n->u.select.test_only && !charge(e, failed_branch_charge(e, op)))
+            return cancelled_value;
         return obj;
     }
     if (n->u.select.test_only) {
@@ -921,6 +945,7 @@ static cel_value eval_select(ev *e, const cel_node *n)
         uint64_t c = (e->prm->flags & CEL_EVAL_PRESENCE_COSTS) ? 1 : 0;
         if (!is_attribute(op))
             c += base_cost(e, n);
+        c += branch_charge(e, op);
         if (!charge(e, c))
             return cancelled_value;
     } else if (!charge(e, qualifier_cost(e, n, op, NULL))) {
@@ -1407,6 +1432,8 @@ static cel_value eval_call(ev *e, const cel_node *n)
     case OP_AND: return eval_logic(e, n, true);
     case OP_OR: return eval_logic(e, n, false);
     case OP_CONDITIONAL: {
+        if (e->unbound_branch == n)
+            e->unbound_branch = NULL;
         EVAL_OR_RETURN(c, n->u.call.args[0]);
         if (c.kind != CEL_BOOL)
             return c.kind == CEL_ERROR ? c : cel_no_such_overload();
@@ -1417,6 +1444,8 @@ static cel_value eval_call(ev *e, const cel_node *n)
         e->free_base = is_attribute(branch) ? attribute_root(branch) : NULL;
         cel_value r = eval(e, branch);
         e->free_base = outer;
+        if (r.kind == CEL_ERROR && is_attribute(branch) && !strncmp(r.v.err, "no such attribute(s): ", 22))
+            e->unbound_branch = n;
         return r;
     }
     case OP_NOT_STRICTLY_FALSE: {

@@ -36,6 +36,8 @@ enum {
     CEL_EVAL_CEL_GO_026 = 1u << 6,     /* cel-go v0.26's call costs (CEL_OPT_CEL_GO_026) */
     CEL_EVAL_NAN_UNORDERED = 1u << 7,  /* cel-go v0.33: < <= > >= with a NaN operand are false (CEL_OPT_CEL_GO_033) */
     CEL_EVAL_QUANTITY_138 = 1u << 8,   /* apimachinery v0.38's ParseQuantity in quantity() (CEL_OPT_CEL_GO_033) */
+    CEL_EVAL_BRANCH_QUALIFY =
+        1u << 9, /* cel-go v0.33: has() on a ternary's computed branch costs 1 (CEL_OPT_CEL_GO_033) */
 };
 
 /* What an implementation may use while running: the evaluation's scratch
