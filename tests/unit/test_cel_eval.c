@@ -303,6 +303,23 @@ UNIT_TEST(strings_ext)
     EV("'%d'.format(['a'])",
        "COMPILE: error during formatting: decimal clause can only be used on integers, was given string");
     EV("'%%'.format([])", "\"%\"");
+    /* ext/formatting.go: %f and %e through golang.org/x/text/message (en),
+     * "%<precision>e" taking the precision as a width; %s prints nested
+     * doubles with Go's %.6f and sorts a map by its keys' text (upstream-cel
+     * 1.36, 1.37, 1.38) */
+    EV("'%.2f'.format([-1234567.891])", "\"-1,234,567.89\"");
+    EV("'%.2f'.format([-0.0])", "\"0.00\"");
+    EV("'%f'.format(['-Infinity'])", "\"-\u221e\"");
+    EV("'%e'.format([1234.5678])", "\"1.234568\u00d710\u2070\u00b3\"");
+    EV("'%.3e'.format([-0.000123])", "\"-1.230000\u00d710\u207b\u2070\u2074\"");
+    EV("'%.20e'.format([2.5])", "\"       2.500000\u00d710\u2070\u2070\"");
+    EV("'%e'.format(['NaN'])", "\"   NaN\"");
+    EV("'%e'.format([dyn(5)])",
+       "ERROR: error during formatting: scientific clause can only be used on doubles, was given int");
+    EV("'%s'.format([double('Infinity')])", "\"+Inf\"");
+    EV("'%s'.format([[double('-Infinity'), 1.5]])", "\"[\\\"-Inf\\\", 1.500000]\"");
+    EV("'%s'.format([{10: 1, 9: 2, -1: 3}])", "\"{-1:3, 10:1, 9:2}\"");
+    EV("'%s'.format([{'b': 1, 'a': 2}])", "\"{\\\"a\\\":2, \\\"b\\\":1}\"");
 }
 
 UNIT_TEST(lists_ext)

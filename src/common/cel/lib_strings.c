@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define F(name) static cel_value name(cel_call_ctx *cx, const cel_value *a, size_t n)
@@ -398,17 +399,89 @@ F(reverse)
 
 static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested);
 
+static bool str_is(const cel_value *v, const char *s)
+{
+    return v->v.s.len == strlen(s) && memcmp(v->v.s.ptr, s, v->v.s.len) == 0;
+}
+
+/* A double as Go's %f prints it inside %s (fmt, not the locale
+ * printer): "+Inf", "-Inf", "NaN" for the special values. */
+static void fmt_double_go(dra_buf *b, double d)
+{
+    if (isnan(d))
+        dra_buf_puts(b, "NaN");
+    else if (isinf(d))
+        dra_buf_puts(b, d > 0 ? "+Inf" : "-Inf");
+    else
+        dra_buf_printf(b, "%.6f", d);
+}
+
+/* %f and %e go through golang.org/x/text/message's printer for the
+ * matched locale (cel-go ext/formatting.go Fixed, Scientific; en): "∞"
+ * and "NaN", no sign on a negative zero, the integer digits of %f grouped
+ * by ",", and %e's exponent written "×10" with superscript digits
+ * ("1.234568×10⁰³", "1.000000×10⁻¹⁰"). */
+static void fmt_special(dra_buf *b, double d)
+{
+    if (isnan(d))
+        dra_buf_puts(b, "NaN");
+    else
+        dra_buf_puts(b, d > 0 ? "\u221e" : "-\u221e");
+}
+
 static void fmt_double_fixed(dra_buf *b, double d, int prec)
 {
-    if (isnan(d)) {
-        dra_buf_puts(b, "NaN");
+    if (isnan(d) || isinf(d)) {
+        fmt_special(b, d);
         return;
     }
-    if (isinf(d)) {
-        dra_buf_puts(b, d > 0 ? "Infinity" : "-Infinity");
+    char tmp[512];
+    int n = snprintf(tmp, sizeof tmp, "%.*f", prec, d == 0 ? 0.0 : d);
+    if (n < 0 || (size_t)n >= sizeof tmp) {
+        dra_buf_printf(b, "%.*f", prec, d == 0 ? 0.0 : d);
         return;
     }
-    dra_buf_printf(b, "%.*f", prec, d);
+    const char *p = tmp;
+    if (*p == '-')
+        dra_buf_putc(b, *p++);
+    size_t int_len = strcspn(p, ".");
+    for (size_t i = 0; i < int_len; i++) {
+        if (i > 0 && (int_len - i) % 3 == 0)
+            dra_buf_putc(b, ',');
+        dra_buf_putc(b, p[i]);
+    }
+    dra_buf_puts(b, p + int_len);
+}
+
+/* cel-go builds the clause as "%<precision>e": the precision is the
+ * printer's width (the digits stay 6), padded with spaces in runes. */
+static void fmt_double_scientific(dra_buf *b, double d, int width)
+{
+    static const char *const sup[10] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
+                                        "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+    dra_buf t = DRA_BUF_INIT;
+    size_t runes;
+    if (isnan(d) || isinf(d)) {
+        fmt_special(&t, d);
+        runes = isnan(d) ? 3 : d > 0 ? 1 : 2;
+    } else {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%.6e", d == 0 ? 0.0 : d);
+        char *e = strchr(tmp, 'e');
+        dra_buf_append(&t, tmp, (size_t)(e - tmp));
+        runes = (size_t)(e - tmp) + 3;
+        dra_buf_puts(&t, "\u00d710");
+        if (e[1] == '-') {
+            dra_buf_puts(&t, "\u207b");
+            runes++;
+        }
+        for (const char *q = e + 2; *q; q++, runes++)
+            dra_buf_puts(&t, sup[*q - '0']);
+    }
+    for (; runes < (size_t)width; runes++)
+        dra_buf_putc(b, ' ');
+    dra_buf_append(b, dra_buf_str(&t), t.len);
+    dra_buf_free(&t);
 }
 
 /* ext/formatting.go FormatString: %s converts bytes to a string
@@ -431,6 +504,39 @@ static bool has_bad_utf8(const cel_value *v)
     }
 }
 
+/* formatMap: the "key:value" texts sorted by the key's text (stable). */
+static int cmp_entry_text(const void *x, const void *y)
+{
+    const dra_buf *a = *(const dra_buf *const *)x, *c = *(const dra_buf *const *)y;
+    int r = strcmp(dra_buf_str(&a[0]), dra_buf_str(&c[0]));
+    return r ? r : (a < c ? -1 : a > c);
+}
+
+static void fmt_map_s(dra_buf *b, const cel_map *m)
+{
+    dra_buf *txt = dra_xcalloc(m->n ? 2 * m->n : 1, sizeof *txt);
+    const dra_buf **order = dra_xcalloc(m->n ? m->n : 1, sizeof *order);
+    for (size_t i = 0; i < m->n; i++) {
+        fmt_value_s(&txt[2 * i], &m->keys[i], true);
+        fmt_value_s(&txt[2 * i + 1], &m->vals[i], true);
+        order[i] = &txt[2 * i];
+    }
+    qsort(order, m->n, sizeof *order, cmp_entry_text);
+    dra_buf_putc(b, '{');
+    for (size_t i = 0; i < m->n; i++) {
+        if (i)
+            dra_buf_puts(b, ", ");
+        dra_buf_append(b, dra_buf_str(&order[i][0]), order[i][0].len);
+        dra_buf_putc(b, ':');
+        dra_buf_append(b, dra_buf_str(&order[i][1]), order[i][1].len);
+    }
+    dra_buf_putc(b, '}');
+    for (size_t i = 0; i < 2 * m->n; i++)
+        dra_buf_free(&txt[i]);
+    free(txt);
+    free(order);
+}
+
 static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
 {
     switch (v->kind) {
@@ -448,22 +554,18 @@ static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
         }
         dra_buf_append(b, v->v.s.ptr, v->v.s.len);
         return;
-    case CEL_DOUBLE:
-        if (nested) {
-            if (isnan(v->v.d) || isinf(v->v.d)) {
-                dra_buf_putc(b, '"');
-                fmt_double_fixed(b, v->v.d, 6);
-                dra_buf_putc(b, '"');
-            } else {
-                dra_buf_printf(b, "%.6f", v->v.d);
-            }
-            return;
-        }
+    case CEL_DOUBLE: /* quoteForCEL quotes a nested "+Inf", "-Inf" or "NaN" */
         if (isnan(v->v.d) || isinf(v->v.d)) {
-            fmt_double_fixed(b, v->v.d, 6);
-            return;
+            if (nested)
+                dra_buf_putc(b, '"');
+            fmt_double_go(b, v->v.d);
+            if (nested)
+                dra_buf_putc(b, '"');
+        } else if (nested) {
+            fmt_double_go(b, v->v.d);
+        } else {
+            cel_double_format(v->v.d, b);
         }
-        cel_double_format(v->v.d, b);
         return;
     case CEL_UINT: dra_buf_printf(b, "%" PRIu64, v->v.u); return;
     case CEL_TYPE: dra_buf_puts(b, cel_type_runtime_name(v->v.type)); return;
@@ -490,17 +592,7 @@ static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
         }
         dra_buf_putc(b, ']');
         return;
-    case CEL_MAP:
-        dra_buf_putc(b, '{');
-        for (size_t i = 0; i < v->v.map->n; i++) {
-            if (i)
-                dra_buf_puts(b, ", ");
-            fmt_value_s(b, &v->v.map->keys[i], true);
-            dra_buf_putc(b, ':');
-            fmt_value_s(b, &v->v.map->vals[i], true);
-        }
-        dra_buf_putc(b, '}');
-        return;
+    case CEL_MAP: fmt_map_s(b, v->v.map); return;
     default: cel_value_format(v, b);
     }
 }
@@ -582,24 +674,24 @@ F(format)
             break;
         case 'f':
         case 'e': {
+            /* a double, or the strings "NaN", "Infinity", "-Infinity" */
             double d;
             if (v->kind == CEL_DOUBLE)
                 d = v->v.d;
-            else if (v->kind == CEL_INT)
-                d = (double)v->v.i;
-            else if (v->kind == CEL_UINT)
-                d = (double)v->v.u;
+            else if (v->kind == CEL_STRING && str_is(v, "NaN"))
+                d = NAN;
+            else if (v->kind == CEL_STRING && (str_is(v, "Infinity") || str_is(v, "-Infinity")))
+                d = v->v.s.ptr[0] == '-' ? -INFINITY : INFINITY;
             else {
                 err = cel_errorf_s(cx->scratch,
                                    "error during formatting: %s clause can only be used on doubles, was given %s",
                                    verb == 'f' ? "fixed-point" : "scientific", cel_value_type_name(v));
                 break;
             }
-            if (isnan(d) || isinf(d)) {
-                fmt_double_fixed(&b, d, 0);
-                break;
-            }
-            dra_buf_printf(&b, verb == 'f' ? "%.*f" : "%.*e", prec < 0 ? 6 : prec, d);
+            if (verb == 'f')
+                fmt_double_fixed(&b, d, prec < 0 ? 6 : prec);
+            else
+                fmt_double_scientific(&b, d, prec < 0 ? 6 : prec);
             break;
         }
         case 'b':
