@@ -209,4 +209,20 @@ UNIT_TEST(int_to_duration_136)
     check_releases(cases, sizeof cases / sizeof *cases, 37, unit_failed);
 }
 
+UNIT_TEST(empty_needle_136)
+{
+    /* ext/strings.go indexOfOffset, lastIndexOfOffset: cel-go v0.26
+     * (1.36) returns an empty needle's offset before any range check;
+     * v0.29 and v0.33 refuse a negative one and clamp it to the length
+     * (upstream-cel 1.36, 1.37, 1.38) */
+    static const rel_case cases[] = {
+        {"'abc'.indexOf('', 7) == 7", "true", "false"},
+        {"'abc'.indexOf('', 7) == 3", "false", "true"},
+        {"'abc'.lastIndexOf('', 7) == 3", "false", "true"},
+        {"'abc'.indexOf('', -1) == -1", "true", "index out of range: -1"},
+        {"'abc'.lastIndexOf('', -19) == -19", "true", "index out of range: -19"},
+    };
+    check_releases(cases, sizeof cases / sizeof *cases, 37, unit_failed);
+}
+
 UNIT_MAIN()

@@ -37,8 +37,8 @@ F(char_at)
 
 /* indexOf / lastIndexOf as cel-go ext/strings.go (the version that returns
  * -1 for an offset past the end, dra-corrections E2-11): an empty needle
- * returns the offset before any range check; then a negative offset is an
- * error and an offset at or past the end gives -1.  The two-argument
+ * as empty_needle says; then a negative offset is an error and an offset
+ * at or past the end gives -1.  The two-argument
  * lastIndexOf searches from offset len-1; on an empty string it gives -1
  * (cel-spec string_ext/last_index_of/empty_string). */
 
@@ -52,10 +52,24 @@ static int64_t index_of(const cel_value *s, const cel_value *sub, size_t from)
     return (int64_t)dra_utf8_len(s->v.s.ptr, (size_t)(hit - s->v.s.ptr));
 }
 
+/* An empty needle: cel-go v0.26 (1.36) returns the offset before any
+ * range check; v0.29 and v0.33 (1.37, 1.38) refuse a negative one and
+ * clamp it to the length (ext/strings.go indexOfOffset,
+ * lastIndexOfOffset: "abc".indexOf("", 7) is 3). */
+static cel_value empty_needle(cel_call_ctx *cx, const cel_value *s, int64_t off)
+{
+    if (cx->flags & CEL_EVAL_CEL_GO_026)
+        return cel_int(off);
+    if (off < 0)
+        return out_of_range(cx, off);
+    int64_t cps = (int64_t)dra_utf8_len(s->v.s.ptr, s->v.s.len);
+    return cel_int(off > cps ? cps : off);
+}
+
 static cel_value index_of_offset(cel_call_ctx *cx, const cel_value *s, const cel_value *sub, int64_t off)
 {
     if (sub->v.s.len == 0)
-        return cel_int(off);
+        return empty_needle(cx, s, off);
     if (off < 0)
         return out_of_range(cx, off);
     if ((uint64_t)off >= dra_utf8_len(s->v.s.ptr, s->v.s.len))
@@ -93,7 +107,7 @@ static int64_t last_index_of(const cel_value *s, const cel_value *sub, size_t up
 static cel_value last_index_of_offset(cel_call_ctx *cx, const cel_value *s, const cel_value *sub, int64_t off)
 {
     if (sub->v.s.len == 0)
-        return cel_int(off);
+        return empty_needle(cx, s, off);
     if (off < 0)
         return out_of_range(cx, off);
     if ((uint64_t)off >= dra_utf8_len(s->v.s.ptr, s->v.s.len))
