@@ -408,7 +408,8 @@ func writeDevices(path string, devs []device) {
 }
 
 // corpusExprs: the expressions of tests/cel-conformance (those that need
-// no declarations, container or bindings) and tests/cel-diff.
+// no declarations, container or bindings, nor hold a NUL, which the
+// project's readers refuse before CEL) and tests/cel-diff.
 func corpusExprs(root string) []extracted {
 	var out []extracted
 	for _, p := range []string{"tests/cel-conformance/simple-tests.jsonl", "tests/cel-diff/cases.jsonl", "tests/cel-diff/pinned.jsonl"} {
@@ -426,7 +427,8 @@ func corpusExprs(root string) []extracted {
 				Decls        []json.RawMessage `json:"decls"`
 				Bindings     map[string]any    `json:"bindings"`
 			}
-			if json.Unmarshal(sc.Bytes(), &c) != nil || c.Container != "" || c.DisableCheck || len(c.Decls) > 0 || len(c.Bindings) > 0 {
+			if json.Unmarshal(sc.Bytes(), &c) != nil || c.Container != "" || c.DisableCheck || len(c.Decls) > 0 || len(c.Bindings) > 0 ||
+				strings.ContainsRune(c.Expr, 0) {
 				continue
 			}
 			out = append(out, extracted{c.Expr, fmt.Sprintf("%s:%d", p, n)})
