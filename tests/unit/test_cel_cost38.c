@@ -193,3 +193,38 @@ UNIT_TEST(presence_on_ternary_38)
         }
     }
 }
+
+UNIT_TEST(absent_optional_qualifiers)
+{
+    /* interpreter/attributes.go applyQualifiers (cel-go v0.29.2 and
+     * v0.33.2, cost model version 0): on an optional none the qualifiers
+     * left are not applied, and past an optional qualifier the others
+     * qualify IfPresent and are observed only when they find their key;
+     * a presence test there observes nothing more.  Actual costs as
+     * upstream-cel 1.37 and 1.38 report them (the same in both). */
+    static const struct {
+        const char *expr;
+        uint64_t cost;
+    } cases[] = {
+        {"{}.?x.y.hasValue()", 2},
+        {"{'x': {}}.?x.y.hasValue()", 3},
+        {"{'x': {'y': 1}}.?x.y.hasValue()", 4},
+        {"{}[?'x']['y'].hasValue()", 2},
+        {"optional.none().x.hasValue()", 3},
+        {"has({}.?x.y)", 0},
+        {"has({'x': {}}.?x.y)", 1},
+        {"has({'x': {'y': 1}}.?x.y)", 2},
+        {"has(optional.none().x)", 1},
+        {"has(optional.of({'a': 1}).b)", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int rel = 37; rel <= 38; rel++) {
+            uint64_t mn = 0, mx = 0, c = 0;
+            CHECK(costs(rel, cases[i].expr, &mn, &mx, &c));
+            if (c != cases[i].cost) {
+                fprintf(stderr, "  1.%d %s: cost %llu, want %llu\n", rel, cases[i].expr, (unsigned long long)c,
+                        (unsigned long long)cases[i].cost);
+                *unit_failed = 1;
+            }
+        }
+}

@@ -943,11 +943,29 @@ static cel_value eval_select(ev *e, const cel_node *n)
         /* has() on an operand that is no attribute is planned on a
          * relative attribute, which costs 1 (planner.go planSelect) */
         uint64_t c = (e->prm->flags & CEL_EVAL_PRESENCE_COSTS) ? 1 : 0;
-        if (!is_attribute(op))
+        /* on an optional the presence test qualifies IfPresent: on none,
+         * or when the field is absent, the attribute it ends is not
+         * observed (a relative one not charged, an operand attribute's
+         * 1 given back) */
+        bool absent = false;
+        if (obj.kind == CEL_OPTIONAL && !(e->prm->flags & CEL_EVAL_PRESENCE_COSTS)) {
+            cel_value r = select_field(e, obj, n->u.select.field, false);
+            absent = r.kind == CEL_OPTIONAL && !r.v.opt;
+        }
+        if (absent && is_attribute(op) && e->cost > 0)
+            e->cost--;
+        if (!is_attribute(op) && !absent)
             c += base_cost(e, n);
         c += branch_charge(e, op);
         if (!charge(e, c))
             return cancelled_value;
+    } else if (obj.kind == CEL_OPTIONAL) {
+        /* as eval_index: a field past an optional qualifier is observed
+         * only when present, and not at all on none */
+        uint64_t c = qualifier_cost(e, n, op, NULL);
+        cel_value r = select_field(e, obj, n->u.select.field, false);
+        bool absent = r.kind == CEL_OPTIONAL && !r.v.opt;
+        return charge(e, absent && c > 0 ? c - 1 : c) ? r : cancelled_value;
     } else if (!charge(e, qualifier_cost(e, n, op, NULL))) {
         return cancelled_value;
     }
@@ -1293,15 +1311,20 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
         return charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])) ? bad : cancelled_value;
     if (obj.kind == CEL_OPTIONAL) {
         /* opt[k] on an optional value: optional.of(v[k]), none when v has no
-         * such key or index (cel-go optional_map_index_value / list_index) */
-        if (!charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])))
-            return cancelled_value;
+         * such key or index (cel-go optional_map_index_value / list_index).
+         * The qualifier is observed only when it finds its key: past an
+         * optional one, applyQualifiers qualifies IfPresent, and on none
+         * it stops (interpreter/attributes.go, cost model version 0) */
+        uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
+        uint64_t own = c - (is_attribute(n->u.call.args[0]) ? 0 : base_cost(e, n));
         if (!obj.v.opt)
-            return obj;
+            return charge(e, c - own) ? obj : cancelled_value;
         cel_value inner = *obj.v.opt;
         if (inner.kind != CEL_LIST && inner.kind != CEL_MAP)
-            return cel_no_such_overload();
+            return charge(e, c) ? cel_no_such_overload() : cancelled_value;
         cel_value r = index_value(e, inner, key, &missing);
+        if (!charge(e, missing ? c - own : c))
+            return cancelled_value;
         if (missing)
             return cel_optional_none();
         if (r.kind == CEL_ERROR)
