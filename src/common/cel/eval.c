@@ -900,6 +900,24 @@ static uint64_t failed_branch_charge(const ev *e, const cel_node *operand)
     return e->unbound_branch == cel_ast_chain_root(operand) ? 0 : branch_charge(e, operand);
 }
 
+/* cel-go applies the qualifiers past an optional one, and all those of
+ * an attribute whose own value is an optional, IfPresent
+ * (interpreter/attributes.go applyQualifiers); a plain qualifier that
+ * yields an optional does not. */
+static bool optional_chain(const cel_node *op)
+{
+    for (const cel_node *c = op;;) {
+        if (c->kind == CEL_NODE_CALL && (c->eval_op == OP_OPT_SELECT || c->eval_op == OP_OPT_INDEX))
+            return true;
+        if (c->kind == CEL_NODE_SELECT && !c->u.select.test_only)
+            c = c->u.select.operand;
+        else if (c->kind == CEL_NODE_CALL && c->eval_op == OP_INDEX)
+            c = c->u.call.args[0];
+        else
+            return c->type && c->type->kind == CEL_T_OPTIONAL;
+    }
+}
+
 static cel_value eval_select(ev *e, const cel_node *n)
 {
     const cel_node *op = n->u.select.operand;
@@ -948,7 +966,7 @@ static cel_value eval_select(ev *e, const cel_node *n)
          * observed (a relative one not charged, an operand attribute's
          * 1 given back) */
         bool absent = false;
-        if (obj.kind == CEL_OPTIONAL && !(e->prm->flags & CEL_EVAL_PRESENCE_COSTS)) {
+        if (obj.kind == CEL_OPTIONAL && !(e->prm->flags & CEL_EVAL_PRESENCE_COSTS) && optional_chain(op)) {
             cel_value r = select_field(e, obj, n->u.select.field, false);
             absent = r.kind == CEL_OPTIONAL && !r.v.opt;
         }
@@ -959,7 +977,7 @@ static cel_value eval_select(ev *e, const cel_node *n)
         c += branch_charge(e, op);
         if (!charge(e, c))
             return cancelled_value;
-    } else if (obj.kind == CEL_OPTIONAL) {
+    } else if (obj.kind == CEL_OPTIONAL && optional_chain(op)) {
         /* as eval_index: a field past an optional qualifier is observed
          * only when present, and not at all on none */
         uint64_t c = qualifier_cost(e, n, op, NULL);
@@ -1316,7 +1334,8 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
          * optional one, applyQualifiers qualifies IfPresent, and on none
          * it stops (interpreter/attributes.go, cost model version 0) */
         uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
-        uint64_t own = c - (is_attribute(n->u.call.args[0]) ? 0 : base_cost(e, n));
+        uint64_t own =
+            !optional_chain(n->u.call.args[0]) ? 0 : c - (is_attribute(n->u.call.args[0]) ? 0 : base_cost(e, n));
         if (!obj.v.opt)
             return charge(e, c - own) ? obj : cancelled_value;
         cel_value inner = *obj.v.opt;
