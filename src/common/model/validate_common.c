@@ -378,7 +378,11 @@ bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
         dra_vtype_error(v, NULL, value, "quantity");
         return false;
     }
-    dra_err *e = json_is_string(value) ? dra_quantity_parse_json(s, len, q) : dra_quantity_parsen(s, len, q);
+    /* the release's ParseQuantity (apimachinery v0.38: 29 significant
+     * digits kept, so a longer decimal is no longer too large) */
+    unsigned rules = dra_vrelease(v) >= DRA_RELEASE_1_38 ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137;
+    dra_err *e = json_is_string(value) ? dra_quantity_parse_json_rules(s, len, rules, q)
+                                       : dra_quantity_parse_rules(s, len, rules, q);
     bool ok = e == NULL;
     if (e)
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, e->msg);
