@@ -31,11 +31,16 @@ static cel_value err_from(cel_call_ctx *cx, dra_err *e, const char *prefix)
 
 /* ---- Quantity ---- */
 
+/* The evaluation's release's apimachinery rules (dra_quantity_rules). */
+static unsigned q_rules(const cel_call_ctx *cx)
+{
+    return (cx->flags & CEL_EVAL_QUANTITY_138) ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137;
+}
+
 /* resource.ParseQuantity of the evaluation's release. */
 static dra_err *q_parse_rel(const cel_call_ctx *cx, const cel_value *str, dra_quantity *q)
 {
-    unsigned rules = (cx->flags & CEL_EVAL_QUANTITY_138) ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137;
-    return dra_quantity_parse_rules(str->v.s.ptr, str->v.s.len, rules, q);
+    return dra_quantity_parse_rules(str->v.s.ptr, str->v.s.len, q_rules(cx), q);
 }
 
 F(q_parse)
@@ -74,7 +79,7 @@ F(q_as_integer)
 }
 F(q_as_float)
 {
-    return cel_double(dra_quantity_as_float(Q(a[0])));
+    return cel_double(dra_quantity_as_float_rules(Q(a[0]), q_rules(cx)));
 }
 /* Numeric comparison (128-bit arithmetic for every real capacity). */
 static int q_cmp(const dra_quantity *x, const dra_quantity *y)

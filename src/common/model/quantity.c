@@ -1054,6 +1054,11 @@ static double go_pow10(int64_t n)
 
 double dra_quantity_as_float(const dra_quantity *q)
 {
+    return dra_quantity_as_float_rules(q, DRA_QUANTITY_RULES_137);
+}
+
+double dra_quantity_as_float_rules(const dra_quantity *q, unsigned rules)
+{
     double base;
     if (q->sign == 0) {
         base = 0.0;
@@ -1072,7 +1077,9 @@ double dra_quantity_as_float(const dra_quantity *q)
         if (q->sign < 0)
             base = -base;
     }
-    if (q->rep_scale == 0)
+    /* v0.38 returns a zero base as it is ("Avoid 0 * Inf"); v0.37
+     * multiplies it, so "0e400" is NaN */
+    if (q->rep_scale == 0 || (base == 0 && (rules & DRA_QUANTITY_RULES_138)))
         return base;
     return base * go_pow10(q->rep_scale);
 }

@@ -117,6 +117,9 @@ bool dra_quantity_sub(dra_quantity *out, const dra_quantity *a, const dra_quanti
 bool dra_quantity_is_int64(const dra_quantity *q);
 bool dra_quantity_as_int64(const dra_quantity *q, int64_t *out);
 double dra_quantity_as_float(const dra_quantity *q); /* AsApproximateFloat64 */
+/* The same by a release's rules (dra_quantity_rules): v0.38 returns a zero
+ * as 0 where v0.37 gives NaN for "0e400". */
+double dra_quantity_as_float_rules(const dra_quantity *q, unsigned rules);
 /* Quantity.Value(): the value rounded up to an integer as upstream's two
  * code paths do: away from zero for int64-backed values; for inf.Dec-backed
  * ones the ceiling, except that a negative fraction at an inf.Dec scale
