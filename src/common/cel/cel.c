@@ -207,6 +207,10 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
         lim.macros &= ~(unsigned)CEL_MACROS_SORT_BY;
     if (env->opts & CEL_OPT_NO_OPTIONAL_SYNTAX)
         lim.disable_optional_syntax = true;
+    /* cel-go v0.26 parses no escaped identifiers (parser.go
+     * normalizeIdent without EnableIdentEscapeSyntax, v0.29 on by default) */
+    if (env->opts & CEL_OPT_CEL_GO_026)
+        lim.disable_ident_escape = true;
     dra_err *err = cel_parse(src, len, &lim, &p->arena, &p->ast);
     if (!err && !(opts && opts->skip_check)) {
         cel_check_env ce = {

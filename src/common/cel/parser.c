@@ -36,6 +36,7 @@ typedef struct parse_state {
     int depth[R_COUNT];
     int max_depth;
     bool optional_syntax;
+    bool ident_escape; /* `quoted` field names (cel-go v0.29's EnableIdentEscapeSyntax) */
     int syntax_errors;
     uint64_t follow;       /* what may follow the expression being parsed (TOKSET) */
     const char *start_set; /* the expected set shown at token start_pos */
@@ -768,6 +769,12 @@ static cel_node *member_rule(parse_state *s)
                 continue;
             }
             const char *field = field_name(s, id);
+            if (id->kind == CEL_TOK_ESC_IDENT && !s->ident_escape) {
+                /* parser.go VisitSelect: normalizeIdent's error is
+                 * reported, the selection kept with an empty name */
+                cel_p_error(&s->p, id->start, "unsupported syntax: '`'");
+                field = "";
+            }
             if (opt) {
                 if (!s->optional_syntax) {
                     cel_p_error(&s->p, op->start, "unsupported syntax '.?'");
@@ -1246,6 +1253,7 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
     s.p.max_errors = lim.max_errors;
     s.max_depth = lim.max_recursion_depth;
     s.optional_syntax = !lim.disable_optional_syntax;
+    s.ident_escape = !lim.disable_ident_escape;
 
     /* Line starts, code point count, UTF-8 validity. */
     size_t nlines = 1, points = 0, bad = SIZE_MAX;

@@ -28,6 +28,7 @@ typedef struct cel_parse_limits {
     int max_errors;               /* 0 = 100 (cel-go default error reporting limit) */
     unsigned macros;              /* 0 = CEL_MACROS_ALL */
     bool disable_optional_syntax; /* reject .? [?] and ?entries ("unsupported syntax '.?'") */
+    bool disable_ident_escape;    /* reject `quoted` field names, as cel-go v0.26 ("unsupported syntax: '`'") */
 } cel_parse_limits;
 
 /* Parse `src` (len bytes, need not be NUL-terminated).  limits may be NULL
