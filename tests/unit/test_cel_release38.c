@@ -223,6 +223,8 @@ UNIT_TEST(empty_needle_136)
         {"'abc'.lastIndexOf('', 7) == 3", "false", "true"},
         {"'abc'.indexOf('', -1) == -1", "true", "index out of range: -1"},
         {"'abc'.lastIndexOf('', -19) == -19", "true", "index out of range: -19"},
+        /* parser.go normalizeIdent: v0.26 parses no escaped identifier */
+        {"{'a-b': 1}.`a-b` == 1", "unsupported syntax: '`'", "true"},
     };
     check_releases(cases, sizeof cases / sizeof *cases, 37, unit_failed);
 }
