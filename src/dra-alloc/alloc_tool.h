@@ -71,6 +71,11 @@ typedef struct input {
     dra_model model;
     dra_slice_packs packs; /* dra_alloc_read_packed: the ResourceSlices (not in set or model) */
     dra_cluster cluster;   /* dra_alloc_index: set with its model (moved in: model is then empty) */
+    /* dra_alloc_read_packed: Pods on a node (but a PodGroup's) and the
+     * ResourceClaims no pending Pod needs are held in cluster as records
+     * (dra_cluster_take_pod, _take_claim), not in set or model: a scheduler
+     * places none of them */
+    bool take_records;
 } input;
 
 DRA_MUST_USE dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, input *in);
@@ -91,6 +96,10 @@ DRA_MUST_USE dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, cha
 /* A PriorityClass (the queue) or a ResourceQuota (quota admission). */
 bool dra_alloc_sched_other(const json_t *obj);
 DRA_MUST_USE dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint32_t kinds, input *in);
+/* What schedule reads: dra_alloc_read_packed of every kind, workloads made
+ * pods with their names (DRA_READ_WORKLOADS, DRA_READ_IDENTITY), and
+ * take_records. */
+DRA_MUST_USE dra_err *dra_alloc_read_sched(const dra_args *a, const opts *x, input *in);
 /* The kinds allocate and capacity read: what the allocator builds its world from. */
 /* clang-format off */
 #define DRA_ALLOC_WORLD_KINDS                                                                                          \

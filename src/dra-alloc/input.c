@@ -74,7 +74,40 @@ dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in)
 
 static void pack(void *ctx, const json_t *slice)
 {
-    dra_slice_pack(ctx, slice); /* held as text alone, in the allocator's input */
+    dra_slice_pack(&((input *)ctx)->packs, slice); /* held as text alone, in the allocator's input */
+}
+
+/* A Pod on a node, outside any PodGroup (whose members the queue counts
+ * from the set), or a ResourceClaim, of the shape the cluster index wants,
+ * as a record (the claims a pending pod needs are given back once all is
+ * read). */
+static bool take(void *ctx, dra_kind kind, const dra_obj *o)
+{
+    input *in = ctx;
+    if (!in->take_records)
+        return false;
+    dra_err *shape = NULL;
+    if (kind == DRA_KIND_POD && *dra_jstr_or(o->json, "spec.nodeName", "") &&
+        !dra_jget(o->json, "spec.schedulingGroup"))
+        shape = dra_check_pod_shape(o);
+    else if (kind == DRA_KIND_RESOURCE_CLAIM)
+        shape = dra_check_claim_shape(o);
+    else
+        return false;
+    if (shape) { /* left to the index, which says so */
+        dra_err_free(shape);
+        return false;
+    }
+    if (kind == DRA_KIND_POD)
+        dra_cluster_take_pod(&in->cluster, o);
+    else
+        dra_cluster_take_claim(&in->cluster, o);
+    return true;
+}
+
+static void read_done(void *ctx, dra_objset *set)
+{
+    dra_cluster_give_back(&((input *)ctx)->cluster, set);
 }
 
 bool dra_alloc_sched_other(const json_t *obj)
@@ -84,10 +117,16 @@ bool dra_alloc_sched_other(const json_t *obj)
 
 dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint32_t kinds, input *in)
 {
-    dra_tool_uses uses = {.kinds = kinds, .slice = pack, .ctx = &in->packs};
+    dra_tool_uses uses = {.kinds = kinds, .slice = pack, .take = take, .read_done = read_done, .ctx = in};
     if (kinds & (1u << DRA_KIND_POD)) /* the queue reads pods' PriorityClasses, quota admission ResourceQuotas */
         uses.other = dra_alloc_sched_other;
     return dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &uses, in);
+}
+
+dra_err *dra_alloc_read_sched(const dra_args *a, const opts *x, input *in)
+{
+    in->take_records = true;
+    return dra_alloc_read_packed(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, DRA_TOOL_ALL_KINDS, in);
 }
 
 dra_err *dra_alloc_index(input *in)

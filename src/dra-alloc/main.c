@@ -175,7 +175,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     if (!e && x->classic.n)
         e = dra_alloc_read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY | DRA_READ_IN_ORDER, &all, &in);
     else if (!e)
-        e = dra_alloc_read_packed(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, DRA_TOOL_ALL_KINDS, &in);
+        e = dra_alloc_read_sched(a, x, &in);
     so.packs = &in.packs;
     so.in_place = so.text_results = !x->classic.n; /* only the result is written */
     so.timeout = in.timeout;
@@ -190,7 +190,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     dra_quota_ledger *ledger = NULL;
     if (!e) {
         dra_sched_nodes_from_model(&in.model, &in.packs, &nodes);
-        if (nodes.made && dra_model_kind(&in.model, DRA_KIND_POD)->n)
+        if (nodes.made && dra_model_kind(&in.model, DRA_KIND_POD)->n + in.cluster.recs.npods)
             fprintf(stderr,
                     "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices "
                     "(no labels)\n",

@@ -26,13 +26,13 @@ static list of_kind(const dra_model *m, dra_kind k)
     return l;
 }
 
-dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *packs, const dra_features *features,
-                                  dra_selector_eval *eval, dra_alloc_world **world, json_t ***pending, size_t *npending)
+static dra_err *world_of(const dra_model *m, bool claims, const dra_slice_packs *packs, const dra_features *features,
+                         dra_selector_eval *eval, dra_alloc_world **world, json_t ***pending, size_t *npending)
 {
     list classes = of_kind(m, DRA_KIND_DEVICE_CLASS), slices = of_kind(m, DRA_KIND_RESOURCE_SLICE),
          rules = of_kind(m, DRA_KIND_DEVICE_TAINT_RULE), in_use = {0}, rest = {0};
     const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    for (size_t i = 0; i < l->n; i++) {
+    for (size_t i = 0; claims && i < l->n; i++) {
         json_t *c = l->v[i]->json;
         const json_t *st = json_object_get(c, "status");
         const json_t *al = st ? json_object_get(st, "allocation") : NULL;
@@ -53,6 +53,18 @@ dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *pac
     free(rules.v);
     free(in_use.v);
     return e;
+}
+
+dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *packs, const dra_features *features,
+                                  dra_selector_eval *eval, dra_alloc_world **world, json_t ***pending, size_t *npending)
+{
+    return world_of(m, true, packs, features, eval, world, pending, npending);
+}
+
+dra_err *dra_alloc_world_of_fleet(const dra_model *m, const dra_slice_packs *packs, const dra_features *features,
+                                  dra_selector_eval *eval, dra_alloc_world **world)
+{
+    return world_of(m, false, packs, features, eval, world, NULL, NULL);
 }
 
 json_t *dra_alloc_bare_node(const char *name)

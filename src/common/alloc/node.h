@@ -40,6 +40,12 @@ typedef struct dra_alloc_node_run {
 DRA_MUST_USE dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *packs,
                                                const dra_features *features, dra_selector_eval *eval,
                                                dra_alloc_world **world, json_t ***pending, size_t *npending);
+/* The same without the model's claims (none in use, pending not given),
+ * for a caller that adds its in-use claims itself, in input order
+ * (dra_alloc_world_add_in_use). */
+DRA_MUST_USE dra_err *dra_alloc_world_of_fleet(const dra_model *m, const dra_slice_packs *packs,
+                                               const dra_features *features, dra_selector_eval *eval,
+                                               dra_alloc_world **world);
 
 /* A Node with a name alone (apiVersion v1, no labels), for a node the input
  * names only in slices.  Caller owns it. */

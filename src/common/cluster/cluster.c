@@ -9,6 +9,7 @@
 #include "../base/buf.h"
 #include "../cel/dra.h"
 #include "../model/names.h"
+#include "../model/validate_quota.h"
 
 /* ---- index ---- */
 
@@ -339,6 +340,8 @@ dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *pa
     return e;
 }
 
+static void taken_free(struct dra_taken *t);
+
 void dra_cluster_free(dra_cluster *c)
 {
     for (int k = 0; k < DRA_KIND_COUNT; k++)
@@ -349,6 +352,7 @@ void dra_cluster_free(dra_cluster *c)
     free(c->served);
     dra_lc_index_free(&c->ix);
     dra_compact_free(&c->recs);
+    taken_free(c->taken);
     memset(c, 0, sizeof *c);
 }
 
@@ -358,12 +362,215 @@ const char *dra_cluster_served_version(const dra_cluster *c, const json_t *obj)
     return dra_lc_index_first_ptr(&c->ix, TAG_SERVED, obj, &i) ? c->served[i].api_version : NULL;
 }
 
+/* Pods and claims taken as records, made again as objects when looked up. */
+typedef struct made {
+    dra_obj **v; /* by record position (cap entries), NULL until asked */
+    size_t cap;
+} made;
+
+struct dra_taken {
+    made pods, claims;
+    size_t *claim_at; /* claims given back (dra_cluster_give_back): their place in the set, else SIZE_MAX */
+};
+
+static void taken_init(dra_cluster *c)
+{
+    if (!c->taken) {
+        c->taken = dra_xcalloc(1, sizeof *c->taken);
+        dra_compact_keep_whole(&c->recs);
+    }
+}
+
+void dra_cluster_take_pod(dra_cluster *c, const dra_obj *o)
+{
+    taken_init(c);
+    dra_pod_rec *p = dra_compact_pod(&c->recs, o->json);
+    dra_compact_place(&c->recs, p->whole, o, NULL);
+    dra_lc_index_add(&c->ix, TAG_POD_REC, p->ns, p->name, c->recs.npods - 1);
+    if (!dra_lc_index_find(&c->ix, TAG_POD_NS, p->ns, NULL))
+        dra_lc_index_add(&c->ix, TAG_POD_NS, p->ns, NULL, 0);
+}
+
+void dra_cluster_take_claim(dra_cluster *c, const dra_obj *o)
+{
+    taken_init(c);
+    dra_claim_rec *r = dra_compact_claim(&c->recs, o->json);
+    dra_compact_place(&c->recs, r->whole, o, NULL);
+    dra_lc_index_add(&c->ix, TAG_CLAIM_REC, r->ns, r->name, c->recs.nclaims - 1);
+}
+
+/* Record i's object (w its text) made again in m, or NULL. */
+static const dra_obj *make_again(const dra_cluster *c, made *m, size_t n, size_t i, const dra_rec_whole *w)
+{
+    if (m->cap < n) {
+        m->v = dra_xrealloc(m->v, n * sizeof *m->v);
+        memset(m->v + m->cap, 0, (n - m->cap) * sizeof *m->v);
+        m->cap = n;
+    }
+    if (!m->v[i]) {
+        dra_obj o;
+        if (!dra_compact_whole(&c->recs, w, &o))
+            return NULL;
+        m->v[i] = dra_xmalloc(sizeof o);
+        *m->v[i] = o;
+    }
+    return m->v[i];
+}
+
+/* The taken object ns/name of kind k as an object, or NULL. */
+static const dra_obj *taken_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name)
+{
+    struct dra_taken *t = c->taken;
+    size_t i;
+    if (!t || (k != DRA_KIND_POD && k != DRA_KIND_RESOURCE_CLAIM) ||
+        !dra_lc_index_first(&c->ix, k == DRA_KIND_POD ? TAG_POD_REC : TAG_CLAIM_REC, ns, name, &i))
+        return NULL;
+    if (k == DRA_KIND_POD)
+        return make_again(c, &t->pods, c->recs.npods, i, c->recs.pods[i]->whole);
+    if (t->claim_at && t->claim_at[i] != SIZE_MAX)
+        return &c->set->v[t->claim_at[i]];
+    return make_again(c, &t->claims, c->recs.nclaims, i, c->recs.claims[i]->whole);
+}
+
+static void made_free(made *m)
+{
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->v[i])
+            json_decref(m->v[i]->json);
+        free(m->v[i]);
+    }
+    free(m->v);
+}
+
+static void taken_free(struct dra_taken *t)
+{
+    if (!t)
+        return;
+    made_free(&t->pods);
+    made_free(&t->claims);
+    free(t->claim_at);
+    free(t);
+}
+
+/* What the Pods of a set refer to: claim names, their own names ("ns/name"
+ * keys) and UIDs ("/uid"), the keys in arena. */
+typedef struct refs {
+    dra_arena arena;
+    dra_strmap names, pods, uids;
+} refs;
+
+static bool among(const dra_strmap *m, const char *ns, const char *s)
+{
+    if (!s)
+        return false;
+    char *key = dra_xasprintf("%s/%s", ns ? ns : "", s);
+    bool found = dra_strmap_get(m, key, strlen(key), NULL);
+    free(key);
+    return found;
+}
+
+static void note(refs *r, dra_strmap *m, const char *ns, const char *s)
+{
+    if (!s)
+        return;
+    char *key = dra_xasprintf("%s/%s", ns ? ns : "", s);
+    dra_strmap_intern(m, &r->arena, key);
+    free(key);
+}
+
+/* The references of set's Pods into r: false when set holds what reads
+ * every claim (PodGroups, ResourceQuotas). */
+static bool pods_refer(const dra_objset *set, refs *r)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        const json_t *o = set->v[i].json;
+        const char *kind = dra_jstr_or(o, "kind", "");
+        if (dra_is_resource_quota(o) || !strcmp(kind, "PodGroup"))
+            return false;
+        if (strcmp(kind, "Pod") != 0)
+            continue;
+        const char *ns = dra_jstr(o, "metadata.namespace");
+        note(r, &r->pods, ns, dra_jstr(o, "metadata.name"));
+        note(r, &r->uids, NULL, dra_jstr_or(o, "metadata.uid", ""));
+        size_t k;
+        json_t *e;
+        json_array_foreach(dra_jarr(o, "spec.resourceClaims"), k, e) {
+            note(r, &r->names, ns, dra_jstr(e, "resourceClaimName"));
+        }
+        json_array_foreach(dra_jarr(o, "status.resourceClaimStatuses"), k, e) {
+            note(r, &r->names, ns, dra_jstr(e, "resourceClaimName"));
+        }
+        note(r, &r->names, ns, dra_jstr(o, "status.extendedResourceClaimStatus.resourceClaimName"));
+    }
+    return true;
+}
+
+/* Does a Pod of the set need claim c as an object? */
+static bool needed(const dra_claim_rec *c, const refs *r)
+{
+    if (!c->allocated || among(&r->names, c->ns, c->name))
+        return true;
+    for (uint32_t k = 0; k < c->nowners; k++)
+        if (among(&r->uids, NULL, c->owners[k]))
+            return true;
+    for (uint32_t k = 0; k < c->nreserved; k++)
+        if (among(&r->pods, c->ns, c->reserved[k].name))
+            return true;
+    return false;
+}
+
+void dra_cluster_give_back(dra_cluster *c, dra_objset *set)
+{
+    struct dra_taken *t = c->taken;
+    if (!t || !c->recs.nclaims)
+        return;
+    refs r = {0};
+    bool some = pods_refer(set, &r);
+    t->claim_at = dra_xcalloc(c->recs.nclaims, sizeof *t->claim_at);
+    for (size_t i = 0; i < c->recs.nclaims; i++) {
+        const dra_claim_rec *rec = c->recs.claims[i];
+        dra_obj o;
+        t->claim_at[i] = SIZE_MAX;
+        if ((!some || needed(rec, &r)) && dra_compact_whole(&c->recs, rec->whole, &o)) {
+            t->claim_at[i] = set->n;
+            dra_objset_add(set, o.json, o.file, o.doc, o.line, o.item);
+        }
+    }
+    dra_strmap_free(&r.names);
+    dra_strmap_free(&r.pods);
+    dra_strmap_free(&r.uids);
+    dra_arena_free(&r.arena);
+}
+
+const json_t *dra_cluster_taken_claim(const dra_cluster *c, size_t i, json_t **tmp)
+{
+    struct dra_taken *t = c->taken;
+    *tmp = NULL;
+    if (t->claim_at && t->claim_at[i] != SIZE_MAX)
+        return c->set->v[t->claim_at[i]].json;
+    if (i < t->claims.cap && t->claims.v[i])
+        return t->claims.v[i]->json;
+    dra_obj o;
+    if (!dra_compact_whole(&c->recs, c->recs.claims[i]->whole, &o))
+        return NULL;
+    *tmp = o.json;
+    return o.json;
+}
+
+const json_t *dra_cluster_made_claim(const dra_cluster *c, size_t i)
+{
+    const struct dra_taken *t = c->taken;
+    return t && i < t->claims.cap && t->claims.v[i] ? t->claims.v[i]->json : NULL;
+}
+
 const dra_obj *dra_cluster_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name)
 {
     if (!name)
         return NULL;
-    if (c->has_model)
-        return dra_model_find(&c->model, k, ns, name);
+    if (c->has_model) {
+        const dra_obj *o = dra_model_find(&c->model, k, ns, name);
+        return o ? o : taken_find(c, k, ns, name);
+    }
     size_t v;
     return dra_lc_index_first(&c->ix, (int)k, ns, name, &v) ? unpack(c, v) : NULL;
 }

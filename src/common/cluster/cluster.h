@@ -65,6 +65,10 @@ typedef struct dra_cluster {
     bool device_names;
     size_t nread;     /* objects dra_cluster_read_input took in (kept, held as records or dropped) */
     dra_compact recs; /* claims and Pods as records, input order */
+    /* Pods and claims taken as records while the rest stay objects
+     * (dra_cluster_take_pod, _take_claim; not in as_records): made again as
+     * objects when looked up (owned) */
+    struct dra_taken *taken;
 } dra_cluster;
 
 #define DRA_CLUSTER_INIT                                                                                               \
@@ -115,6 +119,31 @@ DRA_MUST_USE dra_err *dra_cluster_adopt(dra_cluster *c, const dra_objset *set, d
 DRA_MUST_USE dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *paths, size_t npaths,
                                              const dra_features *features, int64_t now);
 void dra_cluster_free(dra_cluster *c);
+
+/* Hold the Pod o (read and checked: converted, defaulted, of the right
+ * shape) as a record kept whole in c->recs instead of as an object, for a
+ * command that reads few of its pods (a scheduler, the bound ones): not in
+ * the model nor among c->of, but dra_cluster_find (so dra_cluster_get and
+ * dra_state_find) gives it, made again as an object the first time it is
+ * asked (c owns it; a failure to read it back leaves it missing and is
+ * kept for dra_compact_failure(&c->recs)), and dra_cluster_has_pods_in
+ * counts it.  Not with as_records. */
+void dra_cluster_take_pod(dra_cluster *c, const dra_obj *o);
+/* The same for a ResourceClaim, and then, once every object is read (before
+ * the set is loaded), dra_cluster_give_back: the claims a Pod of set may
+ * look up by name, owner or reservation, and the unallocated ones, are
+ * made again as objects and appended to set (in input order: the others
+ * too when set holds PodGroups or ResourceQuotas, which read every claim),
+ * so they are in the model after all.  The rest stay records, found by
+ * name as taken Pods are, but not by owner (dra_cluster_owned). */
+void dra_cluster_take_claim(dra_cluster *c, const dra_obj *o);
+void dra_cluster_give_back(dra_cluster *c, dra_objset *set);
+/* Taken claim i (c->recs.claims[i], input order) as an object: the set's
+ * when given back, the one made again, else a new tree in *tmp (the
+ * caller decrefs it); NULL when it cannot be read back. */
+const json_t *dra_cluster_taken_claim(const dra_cluster *c, size_t i, json_t **tmp);
+/* Taken claim i when a lookup made it again (not given back), else NULL. */
+const json_t *dra_cluster_made_claim(const dra_cluster *c, size_t i);
 
 /* The apiVersion the input used for obj (before conversion to v1): what API
  * operations on that object should address, since status, finalizer and

@@ -87,6 +87,16 @@ dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
         r->reserved[i] =
             (dra_rec_consumer){str(cp, e, "apiGroup"), str(cp, e, "resource"), str(cp, e, "name"), str(cp, e, "uid")};
     }
+    const json_t *refs = dra_jarr(claim, "metadata.ownerReferences");
+    json_array_foreach(refs, i, e) {
+        r->nowners += json_is_true(json_object_get(e, "controller"));
+    }
+    r->owners = r->nowners ? dra_arena_zalloc(&cp->arena, r->nowners * sizeof *r->owners) : NULL;
+    uint32_t k = 0;
+    json_array_foreach(refs, i, e) {
+        if (json_is_true(json_object_get(e, "controller")))
+            r->owners[k++] = dra_compact_str(cp, dra_jstr_or(e, "uid", ""));
+    }
     r->whole = dra_compact_store(cp, claim);
     if (cp->nclaims == cp->capclaims) {
         cp->capclaims = cp->capclaims ? 2 * cp->capclaims : 64;

@@ -74,6 +74,9 @@ typedef struct dra_claim_rec {
     dra_rec_result *results;
     dra_rec_consumer *reserved;
     uint32_t nresults, nreserved;
+    /* the UIDs of its controller ownerReferences ("" for one without) */
+    const char **owners;
+    uint32_t nowners;
     dra_rec_whole *whole; /* NULL unless cp keeps objects whole */
 } dra_claim_rec;
 

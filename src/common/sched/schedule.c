@@ -1605,6 +1605,14 @@ static void result_objects(sched *S, const dra_model *m)
         if (x && !x->deleted)
             out->objs[out->nobjs++] = json_incref(x->obj);
     }
+    /* claims held as records that a lookup made again (none a pending pod
+     * names or owns, which are in the model) */
+    for (size_t i = 0; S->c->taken && i < S->c->recs.nclaims; i++) {
+        const json_t *made = dra_cluster_made_claim(S->c, i);
+        const dra_change *x = made ? dra_changes_find(&S->st, made) : NULL;
+        if (x && !x->deleted)
+            out->objs[out->nobjs++] = json_incref(x->obj);
+    }
     for (size_t i = 0; i < S->st.nobjs; i++) {
         dra_change *x = &S->st.objs[i];
         if (x->orig || x->deleted)
@@ -1641,6 +1649,26 @@ static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
     if (dra_strmap_get(&S->refused_pods, uid, strlen(uid), &refusal) && refusal)
         return;
     dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR || sp->bind_error, sp->message, S->o->now);
+}
+
+/* The allocator world: with claims held as records (dra_cluster_take_claim)
+ * every one in use is added in input order, made again one at a time. */
+static dra_err *world(const dra_cluster *c, const dra_slice_packs *packs, const dra_features *f, dra_selector_eval *ev,
+                      dra_alloc_world **w)
+{
+    if (!c->taken || !c->recs.nclaims)
+        return dra_alloc_world_of_model(&c->model, packs, f, ev, w, NULL, NULL);
+    dra_err *err = dra_alloc_world_of_fleet(&c->model, packs, f, ev, w);
+    for (size_t i = 0; !err && i < c->recs.nclaims; i++) {
+        if (!c->recs.claims[i]->allocated)
+            continue;
+        json_t *tmp;
+        const json_t *claim = dra_cluster_taken_claim(c, i, &tmp);
+        if (claim)
+            err = dra_alloc_world_add_in_use(*w, claim);
+        json_decref(tmp);
+    }
+    return err;
 }
 
 /* One run over the queue; *again when a pod group's placements are to be
@@ -1689,7 +1717,7 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     for (size_t i = 0; i < kl->n; i++)
         classes[i] = kl->v[i]->json;
     dra_selector_eval ev = dra_cel_selector_eval_new(&S.f);
-    dra_err *err = dra_alloc_world_of_model(m, opts->packs, &S.f, &ev, &S.w, NULL, NULL);
+    dra_err *err = world(c, opts->packs, &S.f, &ev, &S.w);
     if (!err) {
         S.xm = dra_extres_map_new(classes, kl->n);
         nodes_init(&S, nodes, nnodes);
@@ -1771,6 +1799,8 @@ dra_err *dra_schedule(const dra_cluster *c, json_t *const *nodes, size_t nnodes,
         free(verdicts[i].gmsg);
     }
     free(verdicts);
+    if (!err) /* an object held as a record that could not be read back: the answer misses it */
+        err = dra_compact_failure(&c->recs);
     out->stats.seconds = now_s() - t0;
     return err;
 }

@@ -52,7 +52,7 @@ static dra_err *use_one(void *ctx, dra_obj *o)
             l->uses->claim(l->uses->ctx, o->json);
         else if (kind == DRA_KIND_POD && l->uses->pod)
             l->uses->pod(l->uses->ctx, o->json);
-        else
+        else if (!l->uses->take || !l->uses->take(l->uses->ctx, kind, o))
             dra_objset_keep(l->set, o);
     } else if (!passed && kind == DRA_KIND_UNKNOWN && l->uses->other && l->uses->other(o->json)) {
         dra_objset_keep(l->set, o);
@@ -81,6 +81,8 @@ dra_err *dra_tool_load(const dra_tool *tool, const dra_args *a, char *const *pat
     e = dra_tool_read_each(tool, a, paths, n, flags, set, use_one, &l);
     dra_model stats = DRA_MODEL_INIT;
     e = dra_loader_end(l.loader, e, dra_errs_take(&l.errs), &stats);
+    if (!e && uses->read_done)
+        uses->read_done(uses->ctx, set);
     if (!e && !uses->as_read) {
         dra_load_opts checked = *lo;
         checked.checked = true; /* and converted: this pass defaults and indexes */

@@ -104,7 +104,14 @@ typedef struct dra_tool_uses {
     void (*claim)(void *ctx, const json_t *claim);
     /* NULL, or where Pods go instead of the set (the same way) */
     void (*pod)(void *ctx, const json_t *pod);
-    void *ctx; /* of slice, claim and pod */
+    /* NULL, or asked of every other object of a kind read (checked, about
+     * to be kept in set): true when the command took it instead (as a
+     * record, e.g. dra_cluster_take_pod), so that it is not kept */
+    bool (*take)(void *ctx, dra_kind kind, const dra_obj *o);
+    /* NULL, or told once every object is read and checked, before set is
+     * loaded into model: it may add objects to set (as checked ones) */
+    void (*read_done)(void *ctx, dra_objset *set);
+    void *ctx; /* of slice, claim, pod, take and read_done */
     /* keep the objects of the kinds read as they were read, unchecked, and
      * load none into model, for a command that loads what is kept its own
      * way (errors, warnings and counts of model are then the dropped
