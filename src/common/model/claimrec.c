@@ -13,6 +13,11 @@ static const char *str(dra_compact *cp, const json_t *o, const char *path)
     return dra_compact_str(cp, dra_jstr(o, path));
 }
 
+static const char *own(dra_compact *cp, const json_t *o, const char *path)
+{
+    return dra_compact_own(cp, dra_jstr(o, path));
+}
+
 /* The claim's status.devices entry for result r as the record keeps it
  * (see dra_rec_result.status): a new object or NULL. */
 static json_t *device_status(const json_t *claim, const json_t *r)
@@ -56,8 +61,8 @@ dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
 {
     dra_claim_rec *r = dra_arena_zalloc(&cp->arena, sizeof *r);
     r->ns = str(cp, claim, "metadata.namespace");
-    r->name = str(cp, claim, "metadata.name");
-    r->uid = str(cp, claim, "metadata.uid");
+    r->name = own(cp, claim, "metadata.name");
+    r->uid = own(cp, claim, "metadata.uid");
     r->deleting = dra_obj_deleting(claim);
     r->allocated = dra_claim_allocated(claim);
     if (r->allocated)
@@ -85,7 +90,7 @@ dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
     r->reserved = r->nreserved ? dra_arena_zalloc(&cp->arena, r->nreserved * sizeof *r->reserved) : NULL;
     json_array_foreach(rf, i, e) {
         r->reserved[i] =
-            (dra_rec_consumer){str(cp, e, "apiGroup"), str(cp, e, "resource"), str(cp, e, "name"), str(cp, e, "uid")};
+            (dra_rec_consumer){str(cp, e, "apiGroup"), str(cp, e, "resource"), own(cp, e, "name"), own(cp, e, "uid")};
     }
     const json_t *refs = dra_jarr(claim, "metadata.ownerReferences");
     json_array_foreach(refs, i, e) {
@@ -95,7 +100,7 @@ dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
     uint32_t k = 0;
     json_array_foreach(refs, i, e) {
         if (json_is_true(json_object_get(e, "controller")))
-            r->owners[k++] = dra_compact_str(cp, dra_jstr_or(e, "uid", ""));
+            r->owners[k++] = dra_compact_own(cp, dra_jstr_or(e, "uid", ""));
     }
     r->whole = dra_compact_store(cp, claim);
     if (cp->nclaims == cp->capclaims) {

@@ -13,6 +13,11 @@ const char *dra_compact_str(dra_compact *cp, const char *s)
     return dra_strmap_intern(&cp->strings, &cp->arena, s);
 }
 
+const char *dra_compact_own(dra_compact *cp, const char *s)
+{
+    return s ? dra_arena_strdup(&cp->arena, s) : NULL;
+}
+
 /* Out of memory: no answer can be right any more (as base/error.c's
  * allocators do). */
 static void fail(const char *what)

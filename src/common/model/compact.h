@@ -4,7 +4,8 @@
  * as a JSON tree each costs about 5 KiB, as a record a few hundred bytes.
  * A record keeps what the reports read (names, UIDs, allocation results,
  * reservedFor, a pod's claims and node), its strings interned: the same
- * namespace, driver or pool is held once for all records.  Records are made
+ * namespace, driver or pool is held once for all records (names and UIDs,
+ * which records seldom share, are copied instead).  Records are made
  * from an object as read (converted to v1 and defaulted), which can then be
  * freed at once.
  *
@@ -118,6 +119,9 @@ typedef struct dra_compact {
 
 /* s interned in cp (NULL for NULL): equal strings share one copy. */
 const char *dra_compact_str(dra_compact *cp, const char *s);
+/* s copied into cp (NULL for NULL), not interned: for the strings few
+ * records share (names, UIDs), which would cost a table entry each. */
+const char *dra_compact_own(dra_compact *cp, const char *s);
 
 /* A record of claim (a v1 ResourceClaim, not changed) appended to
  * cp->claims; returns it. */

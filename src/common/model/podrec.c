@@ -10,6 +10,11 @@ static const char *str(dra_compact *cp, const json_t *o, const char *path)
     return dra_compact_str(cp, dra_jstr(o, path));
 }
 
+static const char *own(dra_compact *cp, const json_t *o, const char *path)
+{
+    return dra_compact_own(cp, dra_jstr(o, path));
+}
+
 /* The entries of the array at path (template read when with_template). */
 static dra_rec_pod_claim *entries(dra_compact *cp, const json_t *pod, const char *path, bool with_template, uint32_t *n)
 {
@@ -21,7 +26,7 @@ static dra_rec_pod_claim *entries(dra_compact *cp, const json_t *pod, const char
     size_t i;
     json_t *e;
     json_array_foreach(arr, i, e) {
-        v[i] = (dra_rec_pod_claim){str(cp, e, "name"), str(cp, e, "resourceClaimName"),
+        v[i] = (dra_rec_pod_claim){str(cp, e, "name"), own(cp, e, "resourceClaimName"),
                                    with_template ? str(cp, e, "resourceClaimTemplateName") : NULL};
     }
     return v;
@@ -31,8 +36,8 @@ dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod)
 {
     dra_pod_rec *r = dra_arena_zalloc(&cp->arena, sizeof *r);
     r->ns = str(cp, pod, "metadata.namespace");
-    r->name = str(cp, pod, "metadata.name");
-    r->uid = str(cp, pod, "metadata.uid");
+    r->name = own(cp, pod, "metadata.name");
+    r->uid = own(cp, pod, "metadata.uid");
     r->node_name = str(cp, pod, "spec.nodeName");
     r->phase = str(cp, pod, "status.phase");
     r->deleting = dra_obj_deleting(pod);
