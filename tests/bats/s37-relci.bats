@@ -84,7 +84,9 @@ bats: 1 passed, 0 failed, 0 skipped
         run make -C "$ROOT" -n --no-print-directory upstream-peers-$r
         assert_success
         assert_equal "$(grep -o 'go build' <<<"$output" | wc -l)" 1
-        assert_output --partial "build -modfile=go-$r.mod -ldflags=-s\\ -w -o $(cd "$ROOT" && pwd)/build/upstream/$r/pkg/ ./cmd/upstream-alloc ./allocdiff ./cmd/upstream-cel ./cel/diff ./cmd/upstream-validate ./validate"
+        # stripped, and stamped with the release's version (its module file)
+        assert_output --partial "build -modfile=go-$r.mod -ldflags='-s -w -X k8s.io/component-base/version.gitVersion=v$r."
+        assert_output --partial "' -o $(cd "$ROOT" && pwd)/build/upstream/$r/pkg/ ./cmd/upstream-alloc ./allocdiff ./cmd/upstream-cel ./cel/diff ./cmd/upstream-validate ./validate"
     done
     # the CI peers: all but 1.37's validation peer (no CI suite runs it)
     run make -C "$ROOT" -n --no-print-directory upstream-peers-ci
