@@ -13,7 +13,9 @@
 #   make upstream-check-schedule-peer  `dra-alloc schedule` and
 #                                  `upstream-alloc schedule`: each pod's node
 #                                  and devices on inputs of tests/data and
-#                                  generated 50-node fleets
+#                                  generated 50-node fleets (and -1.36,
+#                                  -1.38 with those releases' peers:
+#                                  releases.mk)
 #
 # Without Go each says in one line that it was skipped.
 # Go, the bin directory and the build recipe are upstream.mk's.
