@@ -1,6 +1,7 @@
 // Command upstream-alloc allocates devices with the Kubernetes scheduler's
 // own structured allocator (k8s.io/dynamic-resource-allocation/structured
-// v0.37.2), as a test peer of `dra-alloc --node`: the same arguments and
+// of the module file it is built with: v0.37.2, or another release's
+// through releases.mk), as a test peer of `dra-alloc --node`: the same arguments and
 // input formats, the pending claims printed with status.allocation in
 // dra-alloc's shape, or upstream's error on standard error.
 //
@@ -20,18 +21,30 @@ import (
 	"time"
 
 	"dra-tools/tests/upstream/allocdiff/peer"
+	"k8s.io/component-base/version"
 )
 
 const prog = "upstream-alloc"
+
+// release: the Kubernetes release the peer is built from, as the version
+// stamp of upstream.mk's builds says (e.g. "1.36.3"), or "(unstamped)"
+// in a build without it.
+func release() string {
+	v := strings.TrimPrefix(version.Get().GitVersion, "v")
+	if v == "" || strings.HasPrefix(v, "0.0.0") {
+		return "(unstamped)"
+	}
+	return v
+}
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, `usage: %s schedule [OPTIONS] [FILE...]   (see %[1]s schedule --help)
        %[1]s [allocate] --node NAME [--feature-gates GATE=BOOL,...] [-o yaml|json|jsonl]
        [--timeout SECONDS] [--now RFC3339] [--no-validate] [--no-prune] [FILE...]
 Allocates the pending ResourceClaims of the input on node NAME with the
-Kubernetes 1.37.2 scheduler's structured allocator.  --node '*' tries
+Kubernetes %[2]s scheduler's structured allocator.  --node '*' tries
 every node of the input in turn and answers for the first that fits.
-`, prog)
+`, prog, release())
 }
 
 func fail(code int, format string, args ...any) {

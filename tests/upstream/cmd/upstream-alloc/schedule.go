@@ -22,11 +22,11 @@ func scheduleUsage() {
 Places the pending pods of the input as dra-alloc schedule does (queue
 order, claims made from templates, nodes in name order, the best
 DynamicResources score, each allocation seen by the next pod), with the
-Kubernetes 1.37.2 scheduler's structured allocator.  Prints "N placed,
+Kubernetes %[2]s scheduler's structured allocator.  Prints "N placed,
 M not placed"; -o jsonl: one line a pod tried, {"pod","node","devices"}.
 Figures on standard error.  Exit 0 all placed, 1 some pod fits nowhere,
 2 bad input, 3 the allocator's error.
-`, prog)
+`, prog, release())
 }
 
 func schedule(args []string) {
