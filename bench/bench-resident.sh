@@ -89,9 +89,11 @@ done
 # A fleet in use: half of every node's devices allocated, one claim and one
 # bound pod each (bench/gen-held.py; 50,000 claims and 50,000 pods on
 # 100,000 devices), every tool that reads claims and pods against Python
-# holding the same objects.  held NODES TARGET-MIB (10 devices a node).
+# holding the same objects.  held NODES TARGET-MIB [CAPACITY POOL CLAIM]
+# (10 devices a node): the issue's cases (bench/table.sh) that its capacity,
+# pool-status and dra-claim status rows measure, "" for none.
 held() {
-    local n=$1 target=$2 d="$T/held"
+    local n=$1 target=$2 d="$T/held" capacity=${3:-} pool=${4:-} claim=${5:-}
     rm -rf "$d"
     mkdir -p "$d"
     "$B/dra-slice" profile gpu --nodes "$n" --devices 10 -o jsonl >"$d/fleet.jsonl"
@@ -103,16 +105,17 @@ held() {
     peer=$(measure "$PY" "$T/hold.py" "${in[@]}")
     peerd=$(measure "$PY" "$T/hold.py" "$d/held.jsonl" "$d/moved.jsonl")
     peerp=$(measure "$PY" "$T/hold.py" "${in[@]}" "$d/pending.jsonl")
+    # hrow CASE NOW PEER [ROW]
     hrow() { bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" "$target")" \
         "python holding it $(awk -v p="$3" 'BEGIN { split(p, y, " "); printf "%.1f MiB", y[3] / 1024 }'), ratio $(bench_ratio "$2" "$3" 3)" \
-        "<= $target MiB"; }
-    hrow "dra-alloc capacity" "$(measure "$B/dra-alloc" capacity "${in[@]}")" "$peer"
+        "<= $target MiB" "${4:-}"; }
+    hrow "dra-alloc capacity" "$(measure "$B/dra-alloc" capacity "${in[@]}")" "$peer" "$capacity"
     hrow "dra-slice pool-status --driver (1,000 pools)" \
-        "$(measure "$B/dra-slice" pool-status --driver gpu.example.com --limit 1000 "${in[@]}")" "$peer"
+        "$(measure "$B/dra-slice" pool-status --driver gpu.example.com --limit 1000 "${in[@]}")" "$peer" "$pool"
     hrow "dra-alloc diff (1% of claims moved)" "$(measure "$B/dra-alloc" diff "$d/held.jsonl" "$d/moved.jsonl")" "$peerd"
     hrow "dra-alloc schedule --what-if --drain node-0" \
         "$(measure "$B/dra-alloc" schedule --what-if --drain node-0 --now "$NOW" "${in[@]}")" "$peer"
-    hrow "dra-claim status" "$(measure "$B/dra-claim" status "${in[@]}")" "$peer"
+    hrow "dra-claim status" "$(measure "$B/dra-claim" status "${in[@]}")" "$peer" "$claim"
     # doctor looks up every allocated device's pool by indexing all slices
     # again (minutes at 20,000 devices): bounded, its cell says exit 124
     hrow "dra-claim doctor (at most 300 s)" \
@@ -122,7 +125,7 @@ held() {
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "${in[@]}" "$d/pending.jsonl")" "$peerp"
     rm -rf "$d"
 }
-held 10000 128
+held 10000 128 capacity-10k "" claim-status
 
 # The million: 1,000,000 devices (100,000 nodes of 10; 276 MB of JSON Lines)
 # and dra-alloc schedule of 10,000 pods, targets under 1 GiB and 30 s.  Takes
@@ -136,14 +139,14 @@ if [ "${DRA_BENCH_MILLION:-0}" = 1 ]; then
     } >"$T/mbase.jsonl"
     awk 'BEGIN { for (i = 0; i < 10000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"one\"}]}}\n", i, i }' >"$T/mpods.jsonl"
     echo "== 1,000,000 devices ($(($(stat -c %s "$T/m.jsonl") / 1000000)) MB; target under 1024 MiB)"
-    mrow() { bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" 1024)" "-" "<= 1024 MiB"; }
+    mrow() { bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" 1024)" "-" "<= 1024 MiB" "${3:-}"; } # CASE NOW [ROW]
     mrow "dra-slice validate (streams)" "$(measure "$B/dra-slice" validate "$T/m.jsonl")"
     mrow "dra-slice lint" "$(measure "$B/dra-slice" lint "$T/m.jsonl")"
     mrow "dra-claim status" "$(measure "$B/dra-claim" status "$T/mbase.jsonl" "$T/m.jsonl")"
     mrow "dra-select --class gpu" "$(measure "$B/dra-select" --class gpu "$T/mbase.jsonl" "$T/m.jsonl")"
     mrow "dra-evict (no taints)" "$(measure "$B/dra-evict" --now "$NOW" "$T/mbase.jsonl" "$T/m.jsonl")"
     mrow "dra-alloc schedule, 10,000 pods (< 30 s)" \
-        "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/mbase.jsonl" "$T/m.jsonl" "$T/mpods.jsonl")"
+        "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/mbase.jsonl" "$T/m.jsonl" "$T/mpods.jsonl")" schedule-1m
     rm -f "$T/m.jsonl" "$T/mbase.jsonl" "$T/mpods.jsonl"
-    held 100000 1024
+    held 100000 1024 pool-status-1m pool-status-1m ""
 fi

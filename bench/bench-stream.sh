@@ -53,13 +53,14 @@ versus() {
     done
 }
 
-# row CASE "e cpu kib" PEER-LABEL "e cpu kib" TARGET [MiB]: the cpu ratio
-# (and peak memory against MiB when given)
+# row CASE "e cpu kib" PEER-LABEL "e cpu kib" TARGET [MiB [ROW]]: the cpu
+# ratio (and peak memory against MiB when not ""); ROW, the issue's case it
+# measures (bench/table.sh)
 row() {
     local now
     now="$(bench_cell "$2")"
     [[ -n ${6:-} ]] && now+="$(bench_over "$2" "$6")"
-    bench_row "$1" "$now" "$3 $(bench_cell "$4"), cpu ratio $(bench_ratio "$2" "$4" 2)" "$5"
+    bench_row "$1" "$now" "$3 $(bench_cell "$4"), cpu ratio $(bench_ratio "$2" "$4" 2)" "$5" "${7:-}"
 }
 
 "$B/dra-slice" profile gpu --nodes 10000 --devices 10 -o jsonl >"$T/f100k.jsonl"
@@ -90,7 +91,8 @@ for f in f100k "f400k" u100k; do
     u100k) what="100k devices, every value unique" ;;
     esac
     versus "$T/a" "$T/b" "$B/dra-slice" validate "$T/$f.jsonl" -- "$PY" "$T/loop.py" "$T/$f.jsonl"
-    row "$what ($(($(stat -c %s "$T/$f.jsonl") / 1000000)) MB)" "$(median "$T/a")" "python" "$(median "$T/b")" "cpu ratio <= 1"
+    row "$what ($(($(stat -c %s "$T/$f.jsonl") / 1000000)) MB)" "$(median "$T/a")" "python" "$(median "$T/b")" \
+        "cpu ratio <= 1" "" jsonl-validate
 done
 
 # as_list JSONL: the same objects as one kubectl List (kubectl get -o json)
@@ -111,7 +113,7 @@ for f in l f100k; do
     l) what="200k objects as one List" ;;
     f100k) what="10k slices of 10 devices as one List" ;;
     esac
-    row "$what" "$(median "$T/b")" "as JSON Lines" "$(median "$T/a")" "cpu ratio <= 1.5"
+    row "$what" "$(median "$T/b")" "as JSON Lines" "$(median "$T/a")" "cpu ratio <= 1.5" "" list-vs-jsonl
 done
 
 # the big file: memory follows the largest document, not the file

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dra-watch against the test API server, beside kubectl on the same server in
-# the same run: listing 10,000 ResourceSlices (objects/s, client CPU, peak memory) and a
-# burst of 10,000 watch events (events/s after the burst starts, peak memory).
+# the same run: listing 10,000 ResourceSlices (objects/s, client CPU, peak memory; also
+# as bench/table.sh's row of the issue's dra-watch get case) and a burst of 10,000
+# watch events (events/s after the burst starts, peak memory).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 BIN=${DRA_BIN:-$PWD/build/bin}
@@ -10,6 +11,8 @@ KUBECTL=/usr/lib/google-cloud-sdk/bin/kubectl.1.33
 [[ -x $KUBECTL ]] || KUBECTL=/usr/bin/kubectl
 # shellcheck disable=SC1091 # read from the top of the tree
 source tests/apiserver/helpers.bash
+# shellcheck disable=SC1091 # bench/table.sh, read from the top of the tree
+. bench/table.sh
 work=$(mktemp -d)
 trap 'apiserver_stop; rm -rf "$work"' EXIT
 "$BIN/dra-slice" profile gpu --nodes "$N" --devices 4 -o jsonl >"$work/slices.jsonl"
@@ -22,6 +25,7 @@ peak() { awk '/Maximum resident/ { printf "%.1f", $NF / 1024 }' "$1"; }
 cpu() { awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$1"; }
 
 # ---- list
+declare -A listed
 for who in dra-watch kubectl; do
     if [[ $who == dra-watch ]]; then cmd=("$BIN/dra-watch" get resourceslices); else cmd=("$KUBECTL" get resourceslices -o json); fi
     t0=$(now)
@@ -29,7 +33,13 @@ for who in dra-watch kubectl; do
     t1=$(now)
     printf 'list %d ResourceSlices  %-9s %8s objects/s  cpu %5s s  peak %6s MiB\n' "$N" "$who" "$(rate "$N" "$t0" "$t1")" \
         "$(cpu "$work/time.$who")" "$(peak "$work/time.$who")"
+    listed[$who]="$(rate "$N" "$t0" "$t1") objects/s, cpu $(cpu "$work/time.$who") s, $(peak "$work/time.$who") MiB"
 done
+# the same as the issue's row: dra-watch's client CPU against kubectl's
+bench_header
+bench_row "dra-watch get resourceslices, $N slices" "${listed[dra-watch]}" \
+    "kubectl get -o json ${listed[kubectl]}, cpu ratio $(bench_ratio "0 $(cpu "$work/time.dra-watch") 0" \
+        "0 $(cpu "$work/time.kubectl") 0" 2)" "cpu ratio <= 1" watch-get
 [[ $(wc -l <"$work/list.dra-watch") == "$N" ]] || echo "dra-watch listed $(wc -l <"$work/list.dra-watch") objects, not $N"
 
 # ---- watch burst: both watch the same server at once; N modifications in one burst

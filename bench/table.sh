@@ -22,9 +22,9 @@ bench_header() {
 
 # bench_row CASE NOW PEER TARGET [ROW]: one row (cells as text).  ROW names
 # the issue's case the row measures (a key of bench_issue_rows below); rows
-# printed with none are placed by bench_summary's fallback, else after the
-# issue's rows.  With DRA_BENCH_TABLE set (bench/run.sh sets it) the row is
-# also appended to that file, tab-separated: ROW, script, the four cells.
+# printed with none are placed after the issue's rows.  With DRA_BENCH_TABLE
+# set (bench/run.sh sets it) the row is also appended to that file,
+# tab-separated: ROW, script, the four cells.
 bench_row() {
     printf '%-46s | %-36s | %-60s | %s\n' "$1" "$2" "$3" "$4"
     if [[ -n ${DRA_BENCH_TABLE:-} ]]; then
@@ -48,33 +48,16 @@ bench_issue_rows() {
 }
 
 # bench_summary FILE: the rows FILE gathered (bench_row) as one table: each
-# of the issue's cases in its order with the rows that measure it (or "not
-# measured in this run"), then every other row in the order printed.  A
-# row without ROW is placed by what its script prints today (script, case
-# and target; the last of several matches for claim-status, the half
-# allocated fleet that bench-resident.sh measures after the others).
+# of the issue's cases in its order with the rows that name it (or "not
+# measured in this run"), then every other row in the order printed (a
+# ROW that is not one of the issue's among them).
 bench_summary() {
     local f=$1
     bench_issue_rows >"$f.issue"
     awk -F '\t' -v OFS='\t' '
-        function key(s, c, t) {
-            if (s == "bench-resident.sh" && c == "dra-claim status" && t ~ /128 MiB/) return "claim-status?"
-            if (s == "bench-resident.sh" && c ~ /pool-status|^dra-alloc capacity/ && t ~ /1024 MiB/) return "pool-status-1m"
-            if (s == "bench-resident.sh" && c ~ /^dra-alloc capacity/ && t ~ /128 MiB/) return "capacity-10k"
-            if (s == "bench-resident.sh" && c ~ /^dra-alloc schedule, 10,000 pods/) return "schedule-1m"
-            if (s == "bench-stream.sh" && t == "cpu ratio <= 1") return "jsonl-validate"
-            if (s == "bench-stream.sh" && c ~ /as one List/) return "list-vs-jsonl"
-            if (c ~ /dra-watch get/) return "watch-get"
-            return ""
-        }
         FNR == NR { order[++n] = $1; title[$1] = $2; next }
-        {
-            k = $1 == "" ? key($2, $3, $6) : $1
-            if (k == "claim-status?") { last_claim = FNR; k = "" }
-            row[FNR] = $3 "\t" $4 "\t" $5 "\t" $6 "\t" $2; rk[FNR] = k; rows = FNR
-        }
+        { row[FNR] = $3 "\t" $4 "\t" $5 "\t" $6 "\t" $2; rk[FNR] = $1; rows = FNR }
         END {
-            if (last_claim) rk[last_claim] = "claim-status"
             fmt = "%-52s | %-40s | %-60s | %s\n"
             printf fmt, "case", "now", "peer", "target"
             for (i = 1; i <= n; i++) {
@@ -87,7 +70,7 @@ bench_summary() {
                 }
                 if (!found) printf fmt, "  -", "not measured in this run", "-", "-"
             }
-            for (r = 1; r <= rows; r++) if (rk[r] == "") {
+            for (r = 1; r <= rows; r++) if (!(rk[r] in title)) {
                 if (!other++) print "other rows:"
                 split(row[r], c, "\t")
                 printf fmt, "  " c[1] " (" c[5] ")", c[2], c[3], c[4]
