@@ -8,25 +8,28 @@ bats_require_minimum_version 1.5.0
 setup() {
     TOP=$BATS_TEST_DIRNAME/../..
     mkdir -p "$BATS_TEST_TMPDIR/bench"
-    # a script named as the one whose rows the summary places by their text
+    # rows placed by the case each names, none by its text: the unnamed
+    # dra-claim status and dra-watch get rows, and one that names no case
+    # of the issue, go among the other rows
     cat >"$BATS_TEST_TMPDIR/bench/bench-resident.sh" <<EOF
 . "$TOP/bench/table.sh"
 bench_row "dra-claim status" "1 s" "python 1" "<= 128 MiB"
-bench_row "dra-alloc capacity" "2 s" "python 2" "<= 128 MiB"
-bench_row "dra-claim status" "3 s" "python 3" "<= 128 MiB"
+bench_row "dra-alloc capacity" "2 s" "python 2" "<= 128 MiB" capacity-10k
+bench_row "dra-claim status" "3 s" "python 3" "<= 128 MiB" claim-status
 bench_row "schedule row" "4 pods/s" "peer 4" "t4" schedule-5k
-bench_row "something else" "5 s" "python 5" "t5"
+bench_row "dra-watch get resourceslices" "6 s" "kubectl 6" "t6"
+bench_row "something else" "5 s" "python 5" "t5" no-such-case
 EOF
 }
 
 @test "bench_row prints its row and, with DRA_BENCH_TABLE, gathers it" {
     run bash "$BATS_TEST_TMPDIR/bench/bench-resident.sh"
     [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 5 ]
+    [ "${#lines[@]}" -eq 6 ]
     [[ ${lines[3]} == "schedule row "*"| 4 pods/s "*"| peer 4 "*"| t4" ]]
     [ ! -e "$BATS_TEST_TMPDIR/rows" ]
     DRA_BENCH_TABLE=$BATS_TEST_TMPDIR/rows bash "$BATS_TEST_TMPDIR/bench/bench-resident.sh" >/dev/null
-    [ "$(wc -l <"$BATS_TEST_TMPDIR/rows")" -eq 5 ]
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/rows")" -eq 6 ]
     [ "$(sed -n 4p "$BATS_TEST_TMPDIR/rows")" = "$(printf 'schedule-5k\tbench-resident.sh\tschedule row\t4 pods/s\tpeer 4\tt4')" ]
 }
 
@@ -36,7 +39,6 @@ EOF
     [ "$status" -eq 0 ]
     [[ ${lines[0]} == "case "*"| now "*"| peer "*"| target" ]]
     [ "${lines[1]}" = "dra-claim status, 100k devices half allocated:" ]
-    # the last dra-claim status row is the half allocated fleet's
     [[ ${lines[2]} == "  dra-claim status "*"| 3 s "* ]]
     [[ ${lines[3]} == "pool-status / capacity, 1M devices"* ]]
     [[ ${lines[4]} == "  - "*"| not measured in this run "* ]]
@@ -44,7 +46,10 @@ EOF
     [[ ${lines[6]} == "  dra-alloc capacity "*"| 2 s "* ]]
     [[ ${lines[9]} == "schedule, 500 nodes x 10 GPUs, 5k pods"* ]]
     [[ ${lines[10]} == "  schedule row "*"| 4 pods/s "*"| peer 4 "*"| t4" ]]
-    [ "${lines[-3]}" = "other rows:" ]
-    [[ ${lines[-2]} == "  dra-claim status (bench-resident.sh) "*"| 1 s "* ]]
+    [ "${lines[-6]}" = "dra-watch get, 10k slices, client CPU:" ]
+    [[ ${lines[-5]} == "  - "*"| not measured in this run "* ]]
+    [ "${lines[-4]}" = "other rows:" ]
+    [[ ${lines[-3]} == "  dra-claim status (bench-resident.sh) "*"| 1 s "* ]]
+    [[ ${lines[-2]} == "  dra-watch get resourceslices (bench-resident.sh) "*"| 6 s "* ]]
     [[ ${lines[-1]} == "  something else (bench-resident.sh) "*"| 5 s "* ]]
 }
