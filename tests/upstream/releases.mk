@@ -219,9 +219,10 @@ $(foreach r,$(REL_RELEASES),$(eval $(call rel_rules,$(r),$(REL_SUITES))))
 # with the release's upstream-alloc, the tools given
 # DRA_KUBERNETES_VERSION.  Its peer is the alloc suite's: where that is in
 # REL_1.N_UNPORTED, the check says so in one line and fails.  Measured on
-# 2026-12-07 at load average 3-4 on 2 cores, the peers built: 7 passed,
-# 0 failed at each release, in 2.2 s (1.36) and 3.3 s (1.38) with make's
-# up-to-date `go build` of the peers; the script alone 1.0 s and 1.8 s.
+# 2026-12-07 on 2 cores, the peers built: 12 passed, 0 failed at each
+# release, in 7.4 s (1.36) and 8.6 s (1.38) at load average 9-13 with
+# make's up-to-date `go build` of the peers (the script alone 5.5 s and
+# 5.9 s; 2-3 s at load average 3-4).
 define rel_schedule_rule
 .PHONY: upstream-check-schedule-peer-$(1)
 ifeq ($(UPSTREAM_HAVE_GO),)

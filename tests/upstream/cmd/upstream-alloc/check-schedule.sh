@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `dra-alloc schedule` against `upstream-alloc schedule` (upstream's
 # allocator driven as the scheduler drives it) on inputs of tests/data and
-# on a generated fleet of 50 nodes x 10 GPUs with 600 pods (and the first 150) from four
+# examples/cluster and on a generated fleet of 50 nodes x 10 GPUs with 600 pods (and the first 150) from four
 # templates (one GPU; two of one model; a CEL selector; firstAvailable of
 # four GPUs, else one), pods of three priorities: each pod's node and
 # devices must be the same.  Prints one line a case that differs (and the
@@ -10,9 +10,15 @@
 #   check-schedule.sh DRA_BIN UPSTREAM_ALLOC WORKDIR
 #
 # Left out of tests/data: inputs whose pods have no claims (queue/times,
-# classes, missing-class; sweep/node-prepare), inputs dra-alloc refuses (the peer validates
-# nothing), and inputs with Deployments or Jobs (dra-alloc makes their
-# pods; the peer reads Pods only).
+# classes, missing-class; sweep/node-prepare; alloc/sched-ext's extended
+# resources), inputs dra-alloc refuses (the peer validates nothing:
+# classic/cluster, sweep/features, s34-pics29/inject), inputs with
+# Deployments or Jobs or pods named by generateName (dra-alloc makes their
+# pods and names; the peer reads named Pods only), pods whose claim is
+# missing (claim/doctor, groups/missing-claim: dra-alloc leaves them out of
+# its output) and PodGroups (podgroup/, groups/: the peer places pods one
+# by one, as a release without the GenericWorkload gate would; the
+# cluster-sched suite compares gangs with kube-scheduler).
 set -uo pipefail
 [[ $# -eq 3 ]] || { echo "usage: $0 DRA_BIN UPSTREAM_ALLOC WORKDIR" >&2; exit 2; }
 B=$1 U=$2 W=$3
@@ -51,9 +57,13 @@ check() { # check NAME FILE...
 for f in priority bound; do
     check "queue/$f" "$D/queue/one-gpu.yaml" "$D/queue/$f.yaml"
 done
-for f in explain/two-gpus explain/net-consumable-capacity sweep/shared-selectors; do
+for f in explain/two-gpus explain/net-consumable-capacity sweep/shared-selectors alloc/skip-allocated; do
     check "$f" "$D/$f.yaml"
 done
+for f in sched-pods sched-shared sched-first-available; do
+    check "alloc/$f" "$D/alloc/sched-cluster.yaml" "$D/alloc/$f.yaml"
+done
+check "examples/cluster" "$D"/../../examples/cluster/*.yaml
 
 # the generated fleet
 "$B/dra-slice" profile gpu --nodes 50 --devices 10 -o jsonl >"$W/fleet.jsonl" || exit 2
