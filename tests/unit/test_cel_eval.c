@@ -472,6 +472,13 @@ UNIT_TEST(optionals)
     EV("[1, 2].last().value()", "2");
     EV("[].first().hasValue()", "false");
     EV("optional.unwrap([optional.of(1), optional.none()])", "[1]");
+    /* an optional reached by a plain qualifier has no fields or keys:
+     * only the optional an attribute chain starts from is unwrapped */
+    EV("{'foo': optional.none()}.foo.bar", "ERROR: no such key: bar");
+    EV("{'foo': optional.none()}.foo['bar']", "ERROR: no such key: bar");
+    EV("{'foo': optional.of({'bar': 1})}.foo.bar", "ERROR: no such key: bar");
+    EV("[optional.none()][0][1]", "ERROR: no such key: 1");
+    EV("has({'foo': optional.none()}.foo.bar)", "false");
     EV("{'a': {'b': 1}}.?a.?b.orValue(0)", "1");
     EV("{'a': {'b': 1}}.?a.?c.orValue(0)", "0");
 }

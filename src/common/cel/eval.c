@@ -918,6 +918,22 @@ static bool optional_chain(const cel_node *op)
     }
 }
 
+/* op's value is that of a plain qualifier inside an attribute chain (a
+ * field or an index past the chain's root, no optional one before it): an
+ * optional it yields is a value like any other, with no fields or keys, as
+ * applyQualifiers unwraps only the optional the chain starts from
+ * (interpreter/attributes.go refQualify: "no such key").  Unchecked, a
+ * select rooted at an identifier may be a qualified variable's name: kept
+ * as a root there. */
+static bool plain_qualifier(const ev *e, const cel_node *op)
+{
+    bool qualifier = (op->kind == CEL_NODE_SELECT && !op->u.select.test_only) ||
+                     (op->kind == CEL_NODE_CALL && op->eval_op == OP_INDEX);
+    if (!qualifier || optional_chain(op))
+        return false;
+    return (e->prm->flags & CEL_EVAL_CHECKED) || cel_ast_chain_root(op)->kind != CEL_NODE_IDENT;
+}
+
 static cel_value eval_select(ev *e, const cel_node *n)
 {
     const cel_node *op = n->u.select.operand;
@@ -986,6 +1002,10 @@ static cel_value eval_select(ev *e, const cel_node *n)
         return charge(e, absent && c > 0 ? c - 1 : c) ? r : cancelled_value;
     } else if (!charge(e, qualifier_cost(e, n, op, NULL))) {
         return cancelled_value;
+    }
+    if (obj.kind == CEL_OPTIONAL && plain_qualifier(e, op)) {
+        cel_value key = cel_string(n->u.select.field, strlen(n->u.select.field));
+        return n->u.select.test_only ? cel_bool(false) : cel_no_such_key(e->cx.scratch, &key);
     }
     return select_field(e, obj, n->u.select.field, n->u.select.test_only);
 }
@@ -1327,7 +1347,7 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
     cel_value bad = invalid_qualifier(e, key);
     if (bad.kind == CEL_ERROR) /* the qualifier failed, and is observed */
         return charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])) ? bad : cancelled_value;
-    if (obj.kind == CEL_OPTIONAL) {
+    if (obj.kind == CEL_OPTIONAL && !plain_qualifier(e, n->u.call.args[0])) {
         /* opt[k] on an optional value: optional.of(v[k]), none when v has no
          * such key or index (cel-go optional_map_index_value / list_index).
          * The qualifier is observed only when it finds its key: past an
