@@ -7,7 +7,7 @@
 #include "../base/utf8.h"
 #include "capacity.h"
 
-static bool parse_q(const json_t *v, dra_quantity *q)
+static bool parse_q(const json_t *v, unsigned rules, dra_quantity *q)
 {
     const char *s = json_string_value(v);
     if (!s && json_is_integer(v)) {
@@ -16,7 +16,7 @@ static bool parse_q(const json_t *v, dra_quantity *q)
     }
     if (!s)
         return false;
-    dra_err *e = dra_quantity_parse(s, q);
+    dra_err *e = dra_quantity_parse_rules(s, strlen(s), rules, q);
     if (e) {
         dra_err_free(e);
         return false;
@@ -39,7 +39,8 @@ static bool use_milli(const al_cap_policy *x, bool gate)
     return !x->has_step || (dra_quantity_milli_exact(&x->step, &m) && m >= 1);
 }
 
-dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, al_capacity **out, size_t *n)
+dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, unsigned qrules,
+                               al_capacity **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -51,27 +52,27 @@ dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_
     json_object_foreach((json_t *)cap, k, v) {
         al_capacity *c1 = &c[(*n)++];
         c1->name = k;
-        parse_q(dra_jfield(v, "value"), &c1->value);
+        parse_q(dra_jfield(v, "value"), qrules, &c1->value);
         const json_t *pol = dra_jfield(v, "requestPolicy");
         if (!pol)
             continue;
         al_cap_policy *x = dra_arena_zalloc(a, sizeof *x);
         c1->policy = x;
-        x->has_default = parse_q(dra_jfield(pol, "default"), &x->def);
+        x->has_default = parse_q(dra_jfield(pol, "default"), qrules, &x->def);
         const json_t *vals = dra_jfield(pol, "validValues");
         if (json_is_array(vals)) {
             x->has_values = true;
             x->values = dra_arena_zalloc(a, (json_array_size(vals) + 1) * sizeof *x->values);
             for (size_t i = 0; i < json_array_size(vals); i++)
-                if (parse_q(json_array_get(vals, i), &x->values[x->nvalues]))
+                if (parse_q(json_array_get(vals, i), qrules, &x->values[x->nvalues]))
                     x->nvalues++;
         }
         const json_t *rng = dra_jfield(pol, "validRange");
         if (rng) {
             x->has_range = true;
-            x->has_min = parse_q(dra_jfield(rng, "min"), &x->min);
-            x->has_max = parse_q(dra_jfield(rng, "max"), &x->max);
-            x->has_step = parse_q(dra_jfield(rng, "step"), &x->step);
+            x->has_min = parse_q(dra_jfield(rng, "min"), qrules, &x->min);
+            x->has_max = parse_q(dra_jfield(rng, "max"), qrules, &x->max);
+            x->has_step = parse_q(dra_jfield(rng, "step"), qrules, &x->step);
             x->milli = use_milli(x, fractional_range);
         }
     }

@@ -23,7 +23,8 @@ const dra_quantity *dra_al_capuse_get(const al_capuse *u, const char *name);
 void dra_al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q);
 void dra_al_capuse_free(al_capuse *u);
 void dra_al_capuse_copy(al_capuse *dst, const al_capuse *src);
-DRA_MUST_USE dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, al_capacity **out,
-                                            size_t *n);
+/* qrules: the release's dra_quantity_rules. */
+DRA_MUST_USE dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, unsigned qrules,
+                                            al_capacity **out, size_t *n);
 
 #endif

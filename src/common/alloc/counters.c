@@ -15,7 +15,8 @@
 #include "../base/assert.h"
 #include "state.h"
 
-dra_err *dra_al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n)
+dra_err *dra_al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, unsigned qrules,
+                               al_counter_set **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -40,7 +41,7 @@ dra_err *dra_al_parse_counters(dra_arena *a, const json_t *arr, const char *setk
             al_counter *c = &x->c[x->n++];
             c->name = k;
             const char *q = dra_jfield_str(v, "value");
-            dra_err *e = q ? dra_quantity_parse(q, &c->value) : NULL;
+            dra_err *e = q ? dra_quantity_parse_rules(q, strlen(q), qrules, &c->value) : NULL;
             if (e || !q)
                 c->value = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
             dra_err_free(e);

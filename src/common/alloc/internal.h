@@ -50,6 +50,8 @@ typedef struct al_features {
     bool config_all_unnamed;        /* 1.37: a result config covering every request names none */
     bool groups_field;              /* 1.37: consumesCounters[].compatibilityGroups exists (1.36's
                                      * API drops it as an unknown field) */
+    unsigned qrules;                /* the release's quantity rules (dra_quantity_rules) for every
+                                     * quantity of slices and claims */
 } al_features;
 
 /* Whether the scheduler runs the experimental allocator: a feature the

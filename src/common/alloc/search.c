@@ -922,7 +922,7 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
             al_capreq *x = &q->capreq[q->ncapreq];
             x->name = k;
             const char *qs = json_string_value(v);
-            dra_err *e = qs ? dra_quantity_parse(qs, &x->q) : NULL;
+            dra_err *e = qs ? dra_quantity_parse_rules(qs, strlen(qs), r->w->f.qrules, &x->q) : NULL;
             if (!qs && json_is_integer(v)) {
                 x->q = dra_quantity_from_int64(json_integer_value(v), DRA_QFMT_DECIMAL_SI);
                 qs = "";

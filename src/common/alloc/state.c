@@ -144,7 +144,7 @@ dra_err *dra_al_state_negative_capacity(const dra_alloc_world *w, const json_t *
         for (k = 0; k < n && !e; k++) {
             const char *s = json_string_value(json_object_get(cc, names[k]));
             dra_quantity q;
-            dra_err *pe = s ? dra_quantity_parse(s, &q) : NULL;
+            dra_err *pe = s ? dra_quantity_parse_rules(s, strlen(s), w->f.qrules, &q) : NULL;
             if (!s || pe) {
                 dra_err_free(pe);
                 continue;
@@ -208,7 +208,8 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
                 json_object_foreach((json_t *)cc, k, v) {
                     dra_quantity q;
                     const char *s = json_string_value(v);
-                    dra_err *e = s ? dra_quantity_parse(s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+                    dra_err *e = s ? dra_quantity_parse_rules(s, strlen(s), w->f.qrules, &q)
+                                      : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
                     if (e) {
                         dra_err_free(e);
                         continue;

@@ -33,6 +33,7 @@ static void dra_al_features_from(al_features *f, const dra_features *src)
     f->all_pool_node_failure = dra_features_release_of(src) >= DRA_RELEASE_1_38;
     f->config_all_unnamed = dra_features_release_of(src) >= DRA_RELEASE_1_37;
     f->groups_field = dra_features_release_of(src) >= DRA_RELEASE_1_37;
+    f->qrules = dra_quantity_rules_of(dra_features_release_of(src));
 }
 
 /* ---- parsing slices ----------------------------------------------------------------- */
@@ -79,7 +80,7 @@ static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, 
             return;
         }
         size_t n = 0;
-        dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &n));
+        dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, w->f.qrules, &d->cap, &n));
         d->ncap = (uint32_t)n;
         w->last_cap_json = cap;
         w->last_cap = d->cap;
@@ -99,7 +100,7 @@ static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, 
         return;
     }
     size_t n = 0;
-    dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &n));
+    dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, w->f.qrules, &d->cap, &n));
     d->ncap = (uint32_t)n;
     for (size_t i = 0; i < d->ncap; i++)
         d->cap[i].name = dra_al_intern_str(w, d->cap[i].name);
@@ -130,7 +131,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     parse_capacity(w, d, dra_jfield(j, "capacity"), packed);
     dra_err *e;
     size_t ncons = 0;
-    e = dra_al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", &d->cons, &ncons);
+    e = dra_al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", w->f.qrules, &d->cons, &ncons);
     dra_err_free(e);
     d->ncons = (uint32_t)ncons;
     const json_t *taints = dra_jfield(j, "taints");
@@ -295,7 +296,7 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const 
     const json_t *skip = dra_jfield(spec, "skipNodeOperations");
     s->skip_ops = json_is_array(skip) && json_array_size(skip) ? skip : NULL;
     s->skip_node_ops = s->skip_ops != NULL;
-    dra_err *e = dra_al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
+    dra_err *e = dra_al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", w->f.qrules, &s->sets, &s->nsets);
     dra_err_free(e);
     if (packed) {
         s->name = dra_al_intern_str(w, s->name);

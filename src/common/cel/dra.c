@@ -164,7 +164,8 @@ cel_dra_convert cel_dra_convert_of(const cel_dra_options *o)
 {
     dra_release rel = o->release ? o->release : DRA_RELEASE_DEFAULT;
     return (cel_dra_convert){.no_lists = rel < DRA_RELEASE_1_37 && !o->list_type_attributes,
-                             .apart = rel >= DRA_RELEASE_1_38};
+                             .apart = rel >= DRA_RELEASE_1_38,
+                             .quantity_rules = dra_quantity_rules_of(rel)};
 }
 
 /* Both validation hooks: the program instantiation error is upstream's

@@ -214,7 +214,7 @@ static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, 
                 o->kind = CEL_OBJ_QUANTITY;
                 json_t *qv = json_object_get(v, "value");
                 const char *s = json_is_string(qv) ? json_string_value(qv) : "0";
-                dra_err *qe = dra_quantity_parse(s, &o->u.quantity);
+                dra_err *qe = dra_quantity_parse_rules(s, strlen(s), how->quantity_rules, &o->u.quantity);
                 if (qe) {
                     if (!*err)
                         *err = dra_arena_printf(a, "capacity %s: %s", name, qe->msg);
@@ -425,14 +425,16 @@ static bool quick_quantity(const char *s, size_t len)
     }
 }
 
-/* A quantity of n bytes (no NUL among them) that dra_quantity_parse
- * accepts. */
+/* A quantity of n bytes (no NUL among them) that every release's
+ * ParseQuantity accepts (1.38 refuses an exponent of -2^31). */
 static bool quantity_ok(const char *s, size_t n)
 {
     if (quick_quantity(s, n))
         return true;
     dra_quantity q;
-    dra_err *err = dra_quantity_parsen(s, n, &q);
+    dra_err *err = dra_quantity_parse_rules(s, n, DRA_QUANTITY_RULES_137, &q);
+    if (!err)
+        err = dra_quantity_parse_rules(s, n, DRA_QUANTITY_RULES_138, &q);
     dra_err_free(err);
     return !err;
 }
@@ -995,7 +997,7 @@ void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
             err = dra_semver_parse(e->s, e->slen, &o->u.semver);
         } else {
             o->kind = CEL_OBJ_QUANTITY;
-            err = e->s ? dra_quantity_parsen(e->s, e->slen, &o->u.quantity) : dra_quantity_parse("0", &o->u.quantity);
+            err = dra_quantity_parse_rules(e->s ? e->s : "0", e->s ? e->slen : 1, d->how.quantity_rules, &o->u.quantity);
         }
         dra_err_free(err); /* none: the scan parsed it */
         e->val = cel_objval(o);

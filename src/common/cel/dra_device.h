@@ -43,6 +43,10 @@ typedef struct cel_dra_convert {
      * api/conversion.go).  (1.38 also leaves it out of `in`, has() and map
      * equality; here `in` still finds it.) */
     bool apart;
+    /* The release's ParseQuantity for capacity values (dra_quantity_rules:
+     * the API server and the scheduler decode a slice's quantities with
+     * their own apimachinery). */
+    unsigned quantity_rules;
 } cel_dra_convert;
 /* The same, converting as `how` says. */
 cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *scratch,

@@ -15,6 +15,7 @@
  * Arithmetic on magnitudes uses a small fixed-size bignum on the stack.
  */
 #include "quantity.h"
+#include "features.h"
 
 #include <limits.h>
 #include <math.h>
@@ -791,6 +792,13 @@ dra_err *dra_quantity_parse_rules(const char *s, size_t len, unsigned rules, dra
     }
     *out = q;
     return NULL;
+}
+
+unsigned dra_quantity_rules_of(int release)
+{
+    if (!release)
+        release = DRA_RELEASE_DEFAULT;
+    return release >= DRA_RELEASE_1_38 ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137;
 }
 
 dra_err *dra_quantity_parse(const char *s, dra_quantity *out)

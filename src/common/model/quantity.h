@@ -90,6 +90,10 @@ typedef enum {
  * when that is coarser than nano.  rules is a set of dra_quantity_rules.
  * The caller owns the error. */
 DRA_MUST_USE dra_err *dra_quantity_parse_rules(const char *s, size_t len, unsigned rules, dra_quantity *out);
+/* The rules of a release: release is a dra_release (features.h), 0 for
+ * the default one.  Every quantity a release's API server or scheduler
+ * decodes is parsed by its own apimachinery. */
+unsigned dra_quantity_rules_of(int release);
 DRA_MUST_USE dra_err *dra_quantity_parse_json_rules(const char *s, size_t len, unsigned rules, dra_quantity *out);
 DRA_MUST_USE dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out);
 /* A quantity written as a JSON string, as Quantity.UnmarshalJSON reads it:

@@ -120,7 +120,7 @@ static void v_unique_names(vctx *v, const json_t *arr, int go_type)
                 if (go_type < 0) {
                     V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
                 } else {
-                    char *r = dra_v_go_json(json_array_get(arr, i), (dra_go_type)go_type);
+                    char *r = dra_v_go_json(json_array_get(arr, i), (dra_go_type)go_type, dra_vquantity_rules(v));
                     V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), r);
                     free(r);
                 }
@@ -758,7 +758,7 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
                             dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(uid), json_string_length(uid));
                             break;
                         }
-                        char *jt = dra_v_go_json(json_array_get(reserved, i), DRA_GO_CONSUMER_REFERENCE);
+                        char *jt = dra_v_go_json(json_array_get(reserved, i), DRA_GO_CONSUMER_REFERENCE, dra_vquantity_rules(v));
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), jt);
                         free(jt);
                         break;
@@ -783,7 +783,7 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
                          * whole item */
                         char *id = dra_vrelease(v) == DRA_RELEASE_1_36
                                        ? shared_device_id(json_array_get(devices, i))
-                                       : dra_v_go_json(json_array_get(devices, i), DRA_GO_ALLOCATED_DEVICE_STATUS);
+                                       : dra_v_go_json(json_array_get(devices, i), DRA_GO_ALLOCATED_DEVICE_STATUS, dra_vquantity_rules(v));
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), id);
                         free(id);
                         break;
@@ -891,7 +891,8 @@ void dra_validate_claim_v1beta1_paths(dra_err *errs, const json_t *obj, dra_kind
             const json_t *r = json_array_get(requests, i);
             if (!json_is_object(r))
                 continue;
-            char *v = dra_v_go_json(r, DRA_GO_V1BETA1_DEVICE_REQUEST);
+            char *v = dra_v_go_json(r, DRA_GO_V1BETA1_DEVICE_REQUEST,
+                                    dra_quantity_rules_of(dra_features_release_of(features)));
             dra_err_set_msg(e, dra_xasprintf("%s%s", dup, v));
             free(v);
         } else if (strncmp(end + 1, ".exactly", 8) == 0 && declarative_request_error(end + 9, e->msg)) {

@@ -260,7 +260,7 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
                     size_t cnl, tnl;
                     bool has_claim = dra_vstr(&v, c, "resourceClaimName", &cn, &cnl);
                     bool has_tmpl = dra_vstr(&v, c, "resourceClaimTemplateName", &tn, &tnl);
-                    char *j = dra_v_go_json(c, DRA_GO_INTERNAL_POD_RESOURCE_CLAIM);
+                    char *j = dra_v_go_json(c, DRA_GO_INTERNAL_POD_RESOURCE_CLAIM, dra_vquantity_rules(&v));
                     if (has_claim && has_tmpl)
                         dra_ferr_invalid_raw(
                             &v.errs, VP(&v), j,

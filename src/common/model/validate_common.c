@@ -176,6 +176,11 @@ dra_release dra_vrelease(const vctx *v)
     return dra_features_release_of(v->opts ? v->opts->features : NULL);
 }
 
+unsigned dra_vquantity_rules(const vctx *v)
+{
+    return dra_quantity_rules_of(dra_vrelease(v));
+}
+
 /* ---- typed access ---- */
 
 const json_t *dra_vget(const json_t *obj, const char *key)
@@ -380,7 +385,7 @@ bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
     }
     /* the release's ParseQuantity (apimachinery v0.38: 29 significant
      * digits kept, so a longer decimal is no longer too large) */
-    unsigned rules = dra_vrelease(v) >= DRA_RELEASE_1_38 ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137;
+    unsigned rules = dra_vquantity_rules(v);
     dra_err *e = json_is_string(value) ? dra_quantity_parse_json_rules(s, len, rules, q)
                                        : dra_quantity_parse_rules(s, len, rules, q);
     bool ok = e == NULL;
@@ -1222,7 +1227,7 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                     size_t tl = json_is_string(t) ? json_string_length(t) : 0;
                     if (tl == len && memcmp(ts, s, len) == 0) {
                         if (v138) { /* listType=map: the whole item */
-                            char *r = dra_v_go_json(c, DRA_GO_CONDITION);
+                            char *r = dra_v_go_json(c, DRA_GO_CONDITION, dra_vquantity_rules(v));
                             dra_ferr_duplicate_raw(&v->errs, VP(v), r);
                             free(r);
                         } else if (v136) {

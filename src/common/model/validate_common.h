@@ -82,6 +82,8 @@ DRA_MUST_USE dra_err *dra_vctx_finish(vctx *v); /* returns the errors, frees the
 bool dra_vfeature(const vctx *v, dra_feature f);
 /* The release whose rules apply (opts->features' release; the default one). */
 dra_release dra_vrelease(const vctx *v);
+/* That release's ParseQuantity (dra_quantity_rules). */
+unsigned dra_vquantity_rules(const vctx *v);
 
 /* Path stack: each push returns a mark for dra_vpop.  Pointers must stay valid
  * until popped (JSON keys and string literals do). */
@@ -214,7 +216,9 @@ typedef enum {
      * fields of `exactly` at the request's level) */
     DRA_GO_V1BETA1_DEVICE_REQUEST,
 } dra_go_type;
-char *dra_v_go_json(const json_t *value, dra_go_type t);
+/* qrules: the release's ParseQuantity (dra_quantity_rules), which decoded
+ * the quantities whose String() is written. */
+char *dra_v_go_json(const json_t *value, dra_go_type t, unsigned qrules);
 
 /* v1helper.IsExtendedResourceName (pkg/apis/core/v1/helper/helpers.go):
  * not native (a '/', no "kubernetes.io/"), no "requests." prefix, and a

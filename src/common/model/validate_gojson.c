@@ -134,14 +134,14 @@ char *dra_vjson(const json_t *value)
     return dra_buf_detach(&b);
 }
 
-static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type);
+static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type, unsigned qrules);
 
 static int key_cmp(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static json_t *render_struct(const json_t *obj, const gj_type *t)
+static json_t *render_struct(const json_t *obj, const gj_type *t, unsigned qrules)
 {
     json_t *o = json_object();
     for (size_t i = 0; i < t->n; i++) {
@@ -162,13 +162,13 @@ static json_t *render_struct(const json_t *obj, const gj_type *t)
             json_object_set_new(o, f->go, json_null());
             continue;
         }
-        json_object_set_new(o, t->internal ? f->go : f->name, render(v, f->kind, f->item, f->type));
+        json_object_set_new(o, t->internal ? f->go : f->name, render(v, f->kind, f->item, f->type, qrules));
     }
     return o;
 }
 
 /* The value of a field as Go holds it after decoding; NULL is its zero. */
-static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type)
+static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type, unsigned qrules)
 {
     switch (kind) {
     case GJ_STR: return json_string(json_is_string(v) ? json_string_value(v) : "");
@@ -179,14 +179,15 @@ static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type
         char buf[DRA_QUANTITY_STRMAX];
         /* a number is read as its text (Quantity.UnmarshalJSON) */
         char *text = json_is_number(v) ? dra_vjson(v) : NULL;
-        dra_err *e = json_is_string(v) ? dra_quantity_parse_json(json_string_value(v), json_string_length(v), &q)
-                                       : dra_quantity_parse(text ? text : "0", &q);
+        dra_err *e = json_is_string(v)
+                         ? dra_quantity_parse_json_rules(json_string_value(v), json_string_length(v), qrules, &q)
+                         : dra_quantity_parse_rules(text ? text : "0", text ? strlen(text) : 1, qrules, &q);
         free(text);
         json_t *r = e ? json_deep_copy(v) : json_string(dra_quantity_format(&q, buf));
         dra_err_free(e);
         return r ? r : json_null();
     }
-    case GJ_OBJ: return type ? render_struct(json_is_object(v) ? v : NULL, type) : json_null();
+    case GJ_OBJ: return type ? render_struct(json_is_object(v) ? v : NULL, type, qrules) : json_null();
     case GJ_LIST: {
         if (!json_is_array(v))
             return json_null();
@@ -194,7 +195,7 @@ static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type
         size_t i;
         const json_t *x;
         json_array_foreach(v, i, x) {
-            json_array_append_new(a, render(x, item, 0, type));
+            json_array_append_new(a, render(x, item, 0, type, qrules));
         }
         return a;
     }
@@ -212,7 +213,7 @@ static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type
         dra_sort(keys, n, sizeof *keys, key_cmp);
         json_t *o = json_object();
         for (i = 0; i < n; i++)
-            json_object_set_new(o, keys[i], render(json_object_get(v, keys[i]), item, 0, type));
+            json_object_set_new(o, keys[i], render(json_object_get(v, keys[i]), item, 0, type, qrules));
         free(keys);
         return o;
     }
@@ -221,7 +222,7 @@ static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type
     }
 }
 
-char *dra_v_go_json(const json_t *value, dra_go_type t)
+char *dra_v_go_json(const json_t *value, dra_go_type t, unsigned qrules)
 {
     static const gj_type *const types[] = {
         [DRA_GO_DEVICE_REQUEST] = &gj_request,
@@ -247,8 +248,8 @@ char *dra_v_go_json(const json_t *value, dra_go_type t)
         value = flat;
     }
     json_t *o = t == DRA_GO_INTERNAL_NODE_SELECTOR_TERMS
-                    ? render(value, GJ_LIST, GJ_OBJ, types[t])
-                    : render_struct(json_is_object(value) ? value : NULL, types[t]);
+                    ? render(value, GJ_LIST, GJ_OBJ, types[t], qrules)
+                    : render_struct(json_is_object(value) ? value : NULL, types[t], qrules);
     json_decref(flat);
     char *s = dra_vjson(o);
     json_decref(o);

@@ -115,7 +115,7 @@ static void attr_union(vctx *v, const json_t *a, const json_t *f[AF_COUNT])
         if (given == 0) {
             dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "exactly one value must be specified");
         } else if (given > 1) {
-            char *j = dra_v_go_json(a, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE);
+            char *j = dra_v_go_json(a, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE, dra_vquantity_rules(v));
             dra_ferr_invalid_raw(&v->errs, VP(v), j, "exactly one value must be specified");
             free(j);
         }
@@ -135,7 +135,7 @@ static void attr_union(vctx *v, const json_t *a, const json_t *f[AF_COUNT])
         for (int i = 0; i < AF_COUNT; i++)
             given += f[i] != NULL;
         if (given > 1) {
-            char *j = dra_v_go_json(a, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE);
+            char *j = dra_v_go_json(a, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE, dra_vquantity_rules(v));
             dra_ferr_invalid_raw(&v->errs, VP(v), j, "exactly one value must be specified");
             free(j);
         }
@@ -686,7 +686,7 @@ static void v_unique_key(vctx *v, const json_t *arr, const char *key, int go_typ
             V_INDEX(v, i)
             dra_ferr_duplicate_str(&v->errs, VP(v), k ? json_string_value(k) : "", k ? json_string_length(k) : 0);
         } else {
-            char *r = dra_v_go_json(json_array_get(arr, i), (dra_go_type)go_type);
+            char *r = dra_v_go_json(json_array_get(arr, i), (dra_go_type)go_type, dra_vquantity_rules(v));
             V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), r);
             free(r);
         }
@@ -955,7 +955,7 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
                  * v1.38.0-beta.0, kubernetes#141213). */
                 const json_t *terms = dra_vget(node_sel, "nodeSelectorTerms");
                 if (dra_vrelease(v) >= DRA_RELEASE_1_38 && alen(terms) != 1) {
-                    char *j = dra_v_go_json(terms, DRA_GO_INTERNAL_NODE_SELECTOR_TERMS);
+                    char *j = dra_v_go_json(terms, DRA_GO_INTERNAL_NODE_SELECTOR_TERMS, dra_vquantity_rules(v));
                     V_CHILD(v, "nodeSelectorTerms")
                     dra_ferr_invalid_raw(&v->errs, VP(v), j, "must have exactly one node selector term");
                     free(j);
@@ -1149,7 +1149,7 @@ static bool v_slice_node_selection(vctx *v, const json_t *spec)
             dra_v_node_selector(v, sel);
             const json_t *terms = dra_vget(sel, "nodeSelectorTerms");
             if (alen(terms) != 1) {
-                char *j = dra_v_go_json(terms, DRA_GO_INTERNAL_NODE_SELECTOR_TERMS);
+                char *j = dra_v_go_json(terms, DRA_GO_INTERNAL_NODE_SELECTOR_TERMS, dra_vquantity_rules(v));
                 V_CHILD(v, "nodeSelectorTerms")
                 dra_ferr_invalid_raw(&v->errs, VP(v), j, "must have exactly one node selector term");
                 free(j);
@@ -1277,7 +1277,7 @@ static void v_slice_partition_type(vctx *v, const json_t *spec, const json_t *de
                                           "device consumes counters and `partitionTypeAttribute` names this attribute, "
                                           "so it must be set");
                     } else if (!json_is_string(dra_vget(attr, "string"))) {
-                        char *j = dra_v_go_json(attr, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE);
+                        char *j = dra_v_go_json(attr, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE, dra_vquantity_rules(v));
                         dra_ferr_invalid_raw(
                             &v->errs, VP(v), j,
                             "must be a string value because `partitionTypeAttribute` names this attribute");
