@@ -944,3 +944,41 @@ T_(parse_rules_137_unchanged)
     CHECK(e == NULL);
     CHECK_STR(dra_quantity_dec_string(&q, b2), "0.000");
 }
+
+/* Add and Sub of apimachinery v0.38.0-beta.0 (amount.go boundScaleGap,
+ * addDecBoundedScale, subDecBoundedScale), as the 1.38 peer's CEL
+ * quantity add/sub answers. */
+T_(add_rules_138_bound_scale_gap)
+{
+    dra_quantity a, b, r;
+    char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_DECMAX];
+    CHECK(dra_quantity_parse_rules("1e30", 4, DRA_QUANTITY_RULES_138, &a) == NULL);
+    CHECK(dra_quantity_parse_rules("1n", 2, DRA_QUANTITY_RULES_138, &b) == NULL);
+    /* 39 orders apart: 1n is rounded up to 10 */
+    CHECK(dra_quantity_add_rules(&r, &a, &b, DRA_QUANTITY_RULES_138));
+    CHECK_STR(dra_quantity_format(&r, b1), "1000000000000000000000000000010");
+    CHECK_STR(dra_quantity_dec_string(&r, b2), "1000000000000000000000000000010");
+    CHECK(dra_quantity_sub_rules(&r, &b, &a, DRA_QUANTITY_RULES_138));
+    CHECK_STR(dra_quantity_format(&r, b1), "-999999999999999999999999999990");
+    /* 1.37 stays exact */
+    CHECK(dra_quantity_add_rules(&r, &a, &b, DRA_QUANTITY_RULES_137));
+    CHECK_STR(dra_quantity_format(&r, b1), "1000000000000000000000000000000000000001e-9");
+    /* 49 orders apart: past 48 digits exact, 30 once bounded */
+    CHECK(dra_quantity_parse_rules("1e40", 4, DRA_QUANTITY_RULES_138, &a) == NULL);
+    CHECK(!dra_quantity_add_rules(&r, &a, &b, DRA_QUANTITY_RULES_137));
+    CHECK(dra_quantity_sub_rules(&r, &a, &b, DRA_QUANTITY_RULES_138));
+    CHECK_STR(dra_quantity_format(&r, b1), "9999999999999999999999999999900e9");
+    /* on the int64 path nothing is rounded */
+    CHECK(dra_quantity_parse_rules("1k", 2, DRA_QUANTITY_RULES_138, &a) == NULL);
+    CHECK(dra_quantity_add_rules(&r, &a, &b, DRA_QUANTITY_RULES_138));
+    CHECK_STR(dra_quantity_format(&r, b1), "1000000000001n");
+    /* a zero operand leaves the other's scale as it is */
+    CHECK(dra_quantity_parse_rules("123456789012345678901234567890", 30, DRA_QUANTITY_RULES_138, &a) == NULL);
+    CHECK(dra_quantity_parse_rules("0.000", 5, DRA_QUANTITY_RULES_138, &b) == NULL);
+    CHECK(dra_quantity_add_rules(&r, &a, &b, DRA_QUANTITY_RULES_138));
+    CHECK_STR(dra_quantity_dec_string(&r, b2), "123456789012345678901234567890");
+    CHECK(dra_quantity_sub_rules(&r, &b, &a, DRA_QUANTITY_RULES_138));
+    CHECK_STR(dra_quantity_dec_string(&r, b2), "-123456789012345678901234567890");
+    CHECK(dra_quantity_add_rules(&r, &a, &b, DRA_QUANTITY_RULES_137));
+    CHECK_STR(dra_quantity_dec_string(&r, b2), "123456789012345678901234567890.000");
+}

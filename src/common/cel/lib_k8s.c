@@ -118,9 +118,9 @@ static bool q_sub_wraps(const cel_call_ctx *cx, const dra_quantity *x, const dra
 static cel_value q_arith(cel_call_ctx *cx, const dra_quantity *x, const dra_quantity *y, bool add)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_QUANTITY);
-    bool ok = add                                     ? dra_quantity_add(&o->u.quantity, x, y)
+    bool ok = add                                     ? dra_quantity_add_rules(&o->u.quantity, x, y, q_rules(cx))
               : q_sub_wraps(cx, x, y, &o->u.quantity) ? true
-                                                      : dra_quantity_sub(&o->u.quantity, x, y);
+                                                      : dra_quantity_sub_rules(&o->u.quantity, x, y, q_rules(cx));
     if (!ok)
         return cel_error("quantity overflow");
     o->by_pointer = true; /* &apiservercel.Quantity{...} */

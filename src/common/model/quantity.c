@@ -953,8 +953,69 @@ static bool int64_amount_add(int64_t av, int32_t as, int64_t bv, int32_t bs, int
     return int64_scale_up(bv, (int64_t)bs - as, &c) && !__builtin_add_overflow(av, c, &c);
 }
 
-static bool add_or_sub(dra_quantity *out, const dra_quantity *a, const dra_quantity *b, bool subtract)
+/* Whether Quantity.Add / Sub keeps a and b on the int64 path (both
+ * int64-backed and the result fits there). */
+static bool int64_path(const dra_quantity *a, const dra_quantity *b, bool subtract)
 {
+    if (a->dec_backed || b->dec_backed)
+        return false;
+    int64_t av = q_unscaled_int(a), bv = q_unscaled_int(b);
+    int32_t scale;
+    if (subtract && bv == INT64_MIN)
+        return false;
+    return int64_amount_add(av, a->rep_scale, subtract ? -bv : bv, b->rep_scale, &scale);
+}
+
+/* infDecAmount.AsScale(scale) of apimachinery v0.38 for a q whose scale is
+ * finer: its value rounded away from zero to a multiple of 10^scale, as
+ * an inf.Dec at that scale.  False past our range. */
+static bool q_round_up_to(dra_quantity *q, int64_t scale)
+{
+    if (q->exp < scale) {
+        bignum m;
+        mag_to_bn(q, &m);
+        int64_t drop = scale - q->exp;
+        if (drop >= bn_digits(&m)) {
+            bn_set_u64(&m, 1); /* less than one unit: one unit */
+        } else {
+            /* m ends in a non-zero digit: something is always dropped */
+            for (; drop > 0; drop -= 9)
+                bn_div_small(&m, pow10_u32[drop >= 9 ? 9 : drop]);
+            bn_mul_add_small(&m, 1, 1);
+        }
+        if (!q_set_value(q, q->sign, &m, scale))
+            return false;
+    }
+    q->rep_scale = clamp_i32(scale);
+    q->dec_backed = true;
+    q->text[0] = '\0';
+    return true;
+}
+
+/* boundScaleGap (amount.go, v0.38.0-beta.0): on the inf.Dec path, of two
+ * non-zero operands more than 29 orders of magnitude apart in scale, the
+ * finer one is rounded away from zero to 29 orders below the coarser. */
+#define MAX_SCALE_GAP 29
+
+static bool add_or_sub(dra_quantity *out, const dra_quantity *a, const dra_quantity *b, bool subtract,
+                       unsigned rules)
+{
+    bool r138 = (rules & DRA_QUANTITY_RULES_138) != 0;
+    dra_quantity ra, rb;
+    if (r138 && a->sign && b->sign && !int64_path(a, b, subtract)) {
+        int64_t gap = (int64_t)a->rep_scale - b->rep_scale;
+        if (gap > MAX_SCALE_GAP) {
+            rb = *b;
+            if (!q_round_up_to(&rb, (int64_t)a->rep_scale - MAX_SCALE_GAP))
+                return false;
+            b = &rb;
+        } else if (-gap > MAX_SCALE_GAP) {
+            ra = *a;
+            if (!q_round_up_to(&ra, (int64_t)b->rep_scale - MAX_SCALE_GAP))
+                return false;
+            a = &ra;
+        }
+    }
     dra_quantity r = q_zero(a->sign == 0 ? b->format : a->format);
     int bsign = subtract ? -b->sign : b->sign;
 
@@ -994,6 +1055,8 @@ static bool add_or_sub(dra_quantity *out, const dra_quantity *a, const dra_quant
     int32_t min_scale = a->rep_scale < b->rep_scale ? a->rep_scale : b->rep_scale;
     r.dec_backed = true;
     r.rep_scale = min_scale;
+    if (r138 && (a->sign == 0 || b->sign == 0)) /* addDecBoundedScale: the other operand, as it is */
+        r.rep_scale = b->sign == 0 ? a->rep_scale : b->rep_scale;
     if (!a->dec_backed && !b->dec_backed) {
         int64_t av = q_unscaled_int(a), bv = q_unscaled_int(b);
         if (subtract && bv == INT64_MIN) {
@@ -1015,12 +1078,22 @@ static bool add_or_sub(dra_quantity *out, const dra_quantity *a, const dra_quant
 
 bool dra_quantity_add(dra_quantity *out, const dra_quantity *a, const dra_quantity *b)
 {
-    return add_or_sub(out, a, b, false);
+    return add_or_sub(out, a, b, false, DRA_QUANTITY_RULES_137);
+}
+
+bool dra_quantity_add_rules(dra_quantity *out, const dra_quantity *a, const dra_quantity *b, unsigned rules)
+{
+    return add_or_sub(out, a, b, false, rules);
+}
+
+bool dra_quantity_sub_rules(dra_quantity *out, const dra_quantity *a, const dra_quantity *b, unsigned rules)
+{
+    return add_or_sub(out, a, b, true, rules);
 }
 
 bool dra_quantity_sub(dra_quantity *out, const dra_quantity *a, const dra_quantity *b)
 {
-    return add_or_sub(out, a, b, true);
+    return add_or_sub(out, a, b, true, DRA_QUANTITY_RULES_137);
 }
 
 /* ---- accessors --------------------------------------------------------- */

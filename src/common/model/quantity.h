@@ -116,6 +116,14 @@ bool dra_quantity_is_zero(const dra_quantity *q);
  * *out untouched) when the result is beyond our range. out may alias a or b. */
 bool dra_quantity_add(dra_quantity *out, const dra_quantity *a, const dra_quantity *b);
 bool dra_quantity_sub(dra_quantity *out, const dra_quantity *a, const dra_quantity *b);
+/* The same by a release's rules (dra_quantity_rules): under
+ * DRA_QUANTITY_RULES_138, when the sum leaves the int64 path, a non-zero
+ * operand whose scale is more than 29 orders of magnitude finer than the
+ * other's is first rounded away from zero to 29 orders below it, and a
+ * zero operand leaves the other's scale as it is (apimachinery
+ * v0.38.0-beta.0 amount.go boundScaleGap, addDecBoundedScale). */
+bool dra_quantity_add_rules(dra_quantity *out, const dra_quantity *a, const dra_quantity *b, unsigned rules);
+bool dra_quantity_sub_rules(dra_quantity *out, const dra_quantity *a, const dra_quantity *b, unsigned rules);
 /* CEL library helpers: isInteger / asInteger, i.e. upstream's Quantity.AsInt64
  * (see the representation quirk above: false for "1000m" although it is 1). */
 bool dra_quantity_is_int64(const dra_quantity *q);
