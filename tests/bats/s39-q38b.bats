@@ -134,3 +134,18 @@ $counters"; claim ''; } >"$T/in.yaml"
         [[ $stderr == *'spec.devices.requests[1]: Duplicate value: {"name":"r",'*'"capacity":{"requests":{"mem":"'"${r#*:}"'"}}}}'* ]]
     done
 }
+
+@test "1.38 bounds the scale gap of consumed capacity: 1n and 1e40 exceed a capacity of 1e40" {
+    dev='  - name: gpu-0
+    allowMultipleAllocations: true
+    capacity:
+      mem: {value: "1e40"}'
+    req() { printf '    - name: %s\n      exactly:\n        deviceClassName: gpu\n        capacity:\n          requests:\n            mem: "%s"\n' "$1" "$2"; }
+    { cluster "$(slice "$dev")"
+      printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c1, namespace: default}\nspec:\n  devices:\n    requests:\n'
+      req a 1n; req b 1e40; } >"$T/in.yaml"
+    # 1e40 + 1n is 1e40 + 1e11 there (amount.go boundScaleGap), past the
+    # capacity: upstream-alloc of 1.38.0-beta.0 cannot allocate
+    run "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 -o jsonl "$T/in.yaml"
+    assert_failure 1
+}

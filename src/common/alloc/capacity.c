@@ -151,14 +151,14 @@ void dra_al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q)
     u->q[u->n++] = *q;
 }
 
-void dra_al_capuse_add(al_capuse *u, const al_capuse *add)
+void dra_al_capuse_add(al_capuse *u, const al_capuse *add, unsigned qrules)
 {
     u->present = true;
     for (size_t i = 0; i < add->n; i++) {
         const dra_quantity *cur = dra_al_capuse_get(u, add->names[i]);
         if (cur) {
             dra_quantity s;
-            if (dra_quantity_add(&s, cur, &add->q[i]))
+            if (dra_quantity_add_rules(&s, cur, &add->q[i], qrules))
                 dra_al_capuse_set(u, add->names[i], &s);
         } else {
             dra_al_capuse_set(u, add->names[i], &add->q[i]);
@@ -168,7 +168,7 @@ void dra_al_capuse_add(al_capuse *u, const al_capuse *add)
 
 /* ConsumedCapacityCollection.Remove: subtract what exists; an all-zero entry
  * is deleted. */
-void dra_al_capuse_sub(al_capuse *u, const al_capuse *sub)
+void dra_al_capuse_sub(al_capuse *u, const al_capuse *sub, unsigned qrules)
 {
     if (!u->present)
         return;
@@ -176,7 +176,7 @@ void dra_al_capuse_sub(al_capuse *u, const al_capuse *sub)
         const dra_quantity *cur = dra_al_capuse_get(u, sub->names[i]);
         if (cur) {
             dra_quantity s;
-            if (dra_quantity_sub(&s, cur, &sub->q[i]))
+            if (dra_quantity_sub_rules(&s, cur, &sub->q[i], qrules))
                 dra_al_capuse_set(u, sub->names[i], &s);
         }
     }
@@ -279,7 +279,7 @@ static void capuse_of(const al_capuse *u, const al_req *req, const al_device *d,
     if (!u || !u->present)
         return;
     if ((x = dra_al_capuse_get(u, name)))
-        dra_quantity_add(sum, sum, x);
+        dra_quantity_add_rules(sum, sum, x, req->qrules);
     if (!req->capacity_1_38)
         return;
     const char *drv = driver_of(d);
@@ -288,7 +288,7 @@ static void capuse_of(const al_capuse *u, const al_req *req, const al_device *d,
         return; /* another domain: one spelling only */
     char *alt = n.dom == drv ? dra_xasprintf("%s/%s", drv, name) : dra_xstrdup(n.id);
     if ((x = dra_al_capuse_get(u, alt)))
-        dra_quantity_add(sum, sum, x);
+        dra_quantity_add_rules(sum, sum, x, req->qrules);
     free(alt);
 }
 
@@ -511,11 +511,11 @@ bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse
         dra_quantity total = need[i], used = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
         capuse_of(agg, req, d, c->name, &used);
         capuse_of(inprog, req, d, c->name, &used);
-        dra_quantity_add(&total, &total, &used);
+        dra_quantity_add_rules(&total, &total, &used, req->qrules);
         if (dra_quantity_cmp(&total, &c->value) > 0) {
             if (why) {
                 dra_quantity left;
-                dra_quantity_sub(&left, &c->value, &used);
+                dra_quantity_sub_rules(&left, &c->value, &used, req->qrules);
                 snprintf(why, whylen, "capacity %s: needs %s, %s left", c->name, dra_quantity_format(&need[i], b1),
                          dra_quantity_format_canonical(&left, b2));
             }

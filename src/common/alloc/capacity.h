@@ -16,8 +16,9 @@ bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse
                           char *why, size_t whylen, dra_err **fatal);
 /* Consumed amounts of req on d, one per device capacity (into use). */
 void dra_al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use);
-void dra_al_capuse_add(al_capuse *u, const al_capuse *add);
-void dra_al_capuse_sub(al_capuse *u, const al_capuse *sub);
+/* qrules: the release's dra_quantity_rules for the sums. */
+void dra_al_capuse_add(al_capuse *u, const al_capuse *add, unsigned qrules);
+void dra_al_capuse_sub(al_capuse *u, const al_capuse *sub, unsigned qrules);
 bool dra_al_capuse_all_zero(const al_capuse *u);
 const dra_quantity *dra_al_capuse_get(const al_capuse *u, const char *name);
 void dra_al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q);

@@ -166,7 +166,7 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
                         al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, false);
                         if (!e || !e->has_avail)
                             continue;
-                        dra_quantity_sub(&e->avail, &e->avail, &d->cons[k].c[m].value);
+                        dra_quantity_sub_rules(&e->avail, &e->avail, &d->cons[k].c[m].value, r->w->f.qrules);
                     }
             }
     }
@@ -193,7 +193,7 @@ bool dra_al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, siz
     for (size_t k = 0; k < d->ncons; k++)
         for (size_t m = 0; m < d->cons[k].n; m++) {
             al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);
-            dra_quantity_add(&e->consumed, &e->consumed, &d->cons[k].c[m].value);
+            dra_quantity_add_rules(&e->consumed, &e->consumed, &d->cons[k].c[m].value, r->w->f.qrules);
         }
     for (size_t i = 0; i < c->n; i++) {
         al_cstate_entry *e = &c->e[i];
@@ -206,10 +206,10 @@ bool dra_al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, siz
                 if (strcmp(d->cons[k].name, e->set) == 0)
                     for (size_t m = 0; m < d->cons[k].n; m++)
                         if (strcmp(d->cons[k].c[m].name, e->counter) == 0)
-                            dra_quantity_add(&need, &need, &d->cons[k].c[m].value);
+                            dra_quantity_add_rules(&need, &need, &d->cons[k].c[m].value, r->w->f.qrules);
             dra_quantity before;
-            dra_quantity_sub(&before, &e->consumed, &need);
-            dra_quantity_sub(&left, &e->avail, &before);
+            dra_quantity_sub_rules(&before, &e->consumed, &need, r->w->f.qrules);
+            dra_quantity_sub_rules(&left, &e->avail, &before, r->w->f.qrules);
             if (dra_quantity_sign(&left) < 0)
                 left = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
             char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_STRMAX];
@@ -239,7 +239,7 @@ void dra_al_counters_release(al_run *r, al_pool *pool, al_device *d)
     for (size_t k = 0; k < d->ncons; k++)
         for (size_t m = 0; m < d->cons[k].n; m++) {
             al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);
-            dra_quantity_sub(&e->consumed, &e->consumed, &d->cons[k].c[m].value);
+            dra_quantity_sub_rules(&e->consumed, &e->consumed, &d->cons[k].c[m].value, r->w->f.qrules);
             DRA_ASSERT(dra_quantity_sign(&e->consumed) >= 0); /* what was taken, no more */
         }
 }

@@ -324,6 +324,7 @@ typedef struct al_req {
     const json_t *tolerations; /* array or NULL, copied into results */
     bool has_capacity;         /* the capacity object is present */
     bool capacity_1_38;        /* al_features.capacity_1_38 */
+    unsigned qrules;           /* al_features.qrules */
     al_capreq *capreq;
     size_t ncapreq;
     struct al_req *subs; /* firstAvailable */

@@ -430,7 +430,7 @@ static int take_capacity(search *s, int ci, al_req *req, al_pool *pool, al_devic
     }
     if (multi) {
         dra_al_capacity_consumed(req, d, consumed);
-        dra_al_capuse_add(&r->capuse[d->lid], consumed);
+        dra_al_capuse_add(&r->capuse[d->lid], consumed, r->w->f.qrules);
         r->nshares[d->lid]++;
         *has_share = true;
     }
@@ -535,7 +535,7 @@ static void deallocate_last(al_run *r, int ci, const al_device *taken)
     DRA_ASSERT(marked || multi);
     if (multi && res->has_share) {
         if (res->consumed.n > 0)
-            dra_al_capuse_sub(&r->capuse[d->lid], &res->consumed);
+            dra_al_capuse_sub(&r->capuse[d->lid], &res->consumed, r->w->f.qrules);
         DRA_ASSERT(r->nshares[d->lid] > 0);
         r->nshares[d->lid]--;
     }
@@ -913,6 +913,7 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
     const json_t *cap = dra_jfield(j, "capacity");
     q->has_capacity = cap != NULL;
     q->capacity_1_38 = r->w->f.capacity_1_38;
+    q->qrules = r->w->f.qrules;
     const json_t *creq = dra_jfield(cap, "requests");
     if (json_is_object(creq) && json_object_size(creq)) {
         q->capreq = dra_arena_zalloc(a, json_object_size(creq) * sizeof *q->capreq);

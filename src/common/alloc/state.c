@@ -227,7 +227,7 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
                     }
                     dra_al_capuse_set(&add, dra_arena_strdup(&w->arena, k), &q);
                 }
-            dra_al_capuse_add(&dra_al_idextra(w, gid)->agg, &add);
+            dra_al_capuse_add(&dra_al_idextra(w, gid)->agg, &add, w->f.qrules);
             dra_al_capuse_free(&add);
         } else {
             if (!st->allocated && w->counts_ready && st->home != 0) {

@@ -400,6 +400,6 @@ const char *dra_alloc_walk_capacity(const dra_alloc_walk *wk, size_t i, size_t k
     *total = d->cap[k].value;
     *left = d->cap[k].value;
     if (used)
-        (void)dra_quantity_sub(left, left, used);
+        (void)dra_quantity_sub_rules(left, left, used, wk->w->f.qrules);
     return d->cap[k].name;
 }

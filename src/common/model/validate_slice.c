@@ -364,7 +364,7 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
         return;
     }
     dra_quantity added;
-    if (dra_quantity_add(&added, &min, &step) && dra_quantity_cmp(&added, cap) > 0) {
+    if (dra_quantity_add_rules(&added, &min, &step, dra_vquantity_rules(v)) && dra_quantity_cmp(&added, cap) > 0) {
         char b3[DRA_QUANTITY_STRMAX];
         d = dra_xasprintf("one step %s is larger than capacity value: %s", dra_vqstr(&added, b2), dra_vqstr(cap, b3));
         V_CHILD(v, "step") inv_q(v, &step, d);
