@@ -142,12 +142,15 @@ UNIT_TEST(quantity_parse_138)
         {"isQuantity('0e-2147483648')", "true", "false"},
         /* decFromDigits keeps 29 significant digits (maxSignificantDigits),
          * rounded away from zero, and AsScale(Nano) keeps a coarser scale:
-         * v0.37.2 kept every digit at nano scale (the project: up to 48) */
+         * v0.37.2 kept every digit at nano scale (the project: up to 96) */
         {"quantity('1234567890123456789012345678901') == quantity('1234567890123456789012345679k')", "false", "true"},
         {"quantity('98765432109876543217.3').asApproximateFloat() == 9.876543210987654e+19", "false", "true"},
         /* AsApproximateFloat64: v0.38 returns a zero base as it is */
         {"string(quantity('0e400').asApproximateFloat()) == '0'", "false", "true"},
         {"quantity('1234567890123456789012345678900000000000000000000000000001').isGreaterThan(quantity('1e57'))",
+         "true", "true"},
+        {"quantity('1234567890123456789012345678900000000000000000000000000000000000000000000000000000000000000000001')"
+         ".isGreaterThan(quantity('1e57'))",
          "quantity too large", "true"},
     };
     check_releases(cases, sizeof cases / sizeof *cases, 38, unit_failed);

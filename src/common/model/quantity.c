@@ -24,7 +24,7 @@
 /* ---- fixed-size unsigned bignum ---------------------------------------- */
 
 #define BN_LIMBS 40 /* 1280 bits: room for the ~310 digits of a float64 conversion */
-#define MAG_LIMBS 5 /* limbs stored in a dra_quantity */
+#define MAG_LIMBS 10 /* limbs stored in a dra_quantity */
 
 typedef struct {
     uint32_t d[BN_LIMBS]; /* little-endian base 2^32 */
@@ -285,11 +285,20 @@ static int64_t q_order(const dra_quantity *q)
     return bn_digits(&m) + (int64_t)q->exp;
 }
 
+/* Any limb of q's magnitude above the low 64 bits is set. */
+static bool high_limbs(const dra_quantity *q)
+{
+    uint32_t any = 0;
+    for (size_t i = 2; i < MAG_LIMBS; i++)
+        any |= q->mag[i];
+    return any != 0;
+}
+
 /* |a| <=> |b| for non-zero a and b.  Magnitudes of up to 64 bits (every
  * real capacity) compare in 128-bit arithmetic; wider ones as bignums. */
 static int cmp_magnitude(const dra_quantity *a, const dra_quantity *b)
 {
-    if (!(a->mag[2] | a->mag[3] | a->mag[4] | b->mag[2] | b->mag[3] | b->mag[4])) {
+    if (!high_limbs(a) && !high_limbs(b)) {
         uint64_t ma = (uint64_t)a->mag[1] << 32 | a->mag[0], mb = (uint64_t)b->mag[1] << 32 | b->mag[0];
         if (ma && mb) {
             int64_t d = (int64_t)a->exp - b->exp;
@@ -1267,8 +1276,8 @@ int64_t dra_quantity_value_wrapped(const dra_quantity *q)
             return exact;
         int32_t s = q->rep_scale;
         bool unrolled = s == 1 || s == 2 || s == 3 || s == 6 || s == 9;
-        bool min_int64 = q->sign < 0 && shift == 0 && q->mag[0] == 0 && q->mag[1] == 0x80000000u && q->mag[2] == 0 &&
-                         q->mag[3] == 0 && q->mag[4] == 0;
+        bool min_int64 =
+            q->sign < 0 && shift == 0 && q->mag[0] == 0 && q->mag[1] == 0x80000000u && !high_limbs(q);
         return unrolled && !min_int64 ? wrap_scaled(q, q->exp) : 0;
     }
     /* scaledValue (scale_int.go) with dif = the inf.Dec scale. */

@@ -32,7 +32,7 @@
  *  - a binary SI value whose canonical text would not fit
  *    DRA_QUANTITY_STRMAX (or needs a suffix above "Ei", which upstream
  *    prints without suffix, i.e. wrongly) prints in decimal SI form;
- *  - parsed text longer than DRA_QUANTITY_STRMAX-1 bytes is not kept, so
+ *  - parsed text longer than DRA_QUANTITY_TEXTMAX-1 bytes is not kept, so
  *    the canonical form is printed instead of the verbatim input.
  */
 #ifndef DRA_MODEL_QUANTITY_H
@@ -50,23 +50,30 @@ typedef enum {
     DRA_QFMT_DECIMAL_SI,       /* "1k" */
 } dra_qformat;
 
-/* Longest canonical string dra_quantity_format() can produce, with NUL. */
-#define DRA_QUANTITY_STRMAX 64
+/* Longest canonical string dra_quantity_format() can produce, with NUL:
+ * a sign, DRA_QUANTITY_DIGITS digits and "e-2147483648". */
+#define DRA_QUANTITY_STRMAX 112
 
-/* Most significant decimal digits a quantity can hold. */
-#define DRA_QUANTITY_DIGITS 48
+/* Longest parsed text a quantity keeps for String(), with NUL. */
+#define DRA_QUANTITY_TEXTMAX 64
+
+/* Most significant decimal digits a quantity can hold: three times the 29
+ * digits apimachinery v0.38 keeps of a parsed value and the 29 orders of
+ * magnitude its Add and Sub keep between operands, and then some, so that
+ * sums of a few parsed values stay exact. */
+#define DRA_QUANTITY_DIGITS 96
 
 /* Internal representation: see quantity.c.  Treat the fields as private.
  * (Changed from the first draft's hi/lo pair, which held only 36 digits and
  * could not tell upstream's int64/inf.Dec representations apart.) */
 typedef struct dra_quantity {
-    uint32_t mag[5];   /* |value| without trailing decimal zeros, base 2^32 little-endian */
+    uint32_t mag[10];  /* |value| without trailing decimal zeros, base 2^32 little-endian */
     int32_t exp;       /* value = sign * mag * 10^exp; 0 for zero */
     int32_t rep_scale; /* upstream's internal base-10 scale (int64Amount.scale or -inf.Dec.Scale()) */
     int8_t sign;       /* -1, 0, 1 */
     bool dec_backed;   /* upstream would hold this value as an inf.Dec */
     dra_qformat format;
-    char text[DRA_QUANTITY_STRMAX]; /* parsed text upstream's String() returns verbatim, or "" */
+    char text[DRA_QUANTITY_TEXTMAX]; /* parsed text upstream's String() returns verbatim, or "" */
 } dra_quantity;
 
 /* Parse like resource.ParseQuantity.  Errors use upstream's texts
