@@ -144,8 +144,36 @@ $counters"; claim ''; } >"$T/in.yaml"
     { cluster "$(slice "$dev")"
       printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c1, namespace: default}\nspec:\n  devices:\n    requests:\n'
       req a 1n; req b 1e40; } >"$T/in.yaml"
-    # 1e40 + 1n is 1e40 + 1e11 there (amount.go boundScaleGap), past the
-    # capacity: upstream-alloc of 1.38.0-beta.0 cannot allocate
-    run "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 -o jsonl "$T/in.yaml"
-    assert_failure 1
+    # 1e40 + 1n is 1e40 + 1e11 there (amount.go boundScaleGap), and
+    # exact (50 digits) under 1.37, past the capacity either way: neither
+    # upstream-alloc can allocate
+    for r in 1.37 1.38; do
+        run "$DRA_BIN/dra-alloc" --kubernetes-version $r --node node-1 -o jsonl "$T/in.yaml"
+        assert_failure 1
+    done
+}
+
+@test "a range's min + step of 50 digits is checked against the capacity" {
+    cat >"$T/s.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s1}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: d0
+    allowMultipleAllocations: true
+    capacity:
+      mem:
+        value: "1e40"
+        requestPolicy:
+          default: "1e40"
+          validRange: {min: "1e40", step: "1n"}
+EOF
+    # upstream-validate of 1.37.2 (1.38.0-beta.0 stops at the milli check)
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 "$T/s.yaml"
+    assert_failure 2
+    [[ $stderr == *'validRange.step: Invalid value: "1n": one step 10000000000000000000000000000000000000000000000001e-9 is larger than capacity value: 10e39'* ]]
 }
