@@ -209,7 +209,7 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
                     dra_quantity q;
                     const char *s = json_string_value(v);
                     dra_err *e = s ? dra_quantity_parse_rules(s, strlen(s), w->f.qrules, &q)
-                                      : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+                                   : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
                     if (e) {
                         dra_err_free(e);
                         continue;

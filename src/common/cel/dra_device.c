@@ -997,7 +997,8 @@ void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
             err = dra_semver_parse(e->s, e->slen, &o->u.semver);
         } else {
             o->kind = CEL_OBJ_QUANTITY;
-            err = dra_quantity_parse_rules(e->s ? e->s : "0", e->s ? e->slen : 1, d->how.quantity_rules, &o->u.quantity);
+            err =
+                dra_quantity_parse_rules(e->s ? e->s : "0", e->s ? e->slen : 1, d->how.quantity_rules, &o->u.quantity);
         }
         dra_err_free(err); /* none: the scan parsed it */
         e->val = cel_objval(o);

@@ -23,7 +23,7 @@
 
 /* ---- fixed-size unsigned bignum ---------------------------------------- */
 
-#define BN_LIMBS 40 /* 1280 bits: room for the ~310 digits of a float64 conversion */
+#define BN_LIMBS 40  /* 1280 bits: room for the ~310 digits of a float64 conversion */
 #define MAG_LIMBS 10 /* limbs stored in a dra_quantity */
 
 typedef struct {
@@ -1006,8 +1006,7 @@ static bool q_round_up_to(dra_quantity *q, int64_t scale)
  * finer one is rounded away from zero to 29 orders below the coarser. */
 #define MAX_SCALE_GAP 29
 
-static bool add_or_sub(dra_quantity *out, const dra_quantity *a, const dra_quantity *b, bool subtract,
-                       unsigned rules)
+static bool add_or_sub(dra_quantity *out, const dra_quantity *a, const dra_quantity *b, bool subtract, unsigned rules)
 {
     bool r138 = (rules & DRA_QUANTITY_RULES_138) != 0;
     dra_quantity ra, rb;
@@ -1276,8 +1275,7 @@ int64_t dra_quantity_value_wrapped(const dra_quantity *q)
             return exact;
         int32_t s = q->rep_scale;
         bool unrolled = s == 1 || s == 2 || s == 3 || s == 6 || s == 9;
-        bool min_int64 =
-            q->sign < 0 && shift == 0 && q->mag[0] == 0 && q->mag[1] == 0x80000000u && !high_limbs(q);
+        bool min_int64 = q->sign < 0 && shift == 0 && q->mag[0] == 0 && q->mag[1] == 0x80000000u && !high_limbs(q);
         return unrolled && !min_int64 ? wrap_scaled(q, q->exp) : 0;
     }
     /* scaledValue (scale_int.go) with dif = the inf.Dec scale. */

@@ -758,7 +758,8 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
                             dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(uid), json_string_length(uid));
                             break;
                         }
-                        char *jt = dra_v_go_json(json_array_get(reserved, i), DRA_GO_CONSUMER_REFERENCE, dra_vquantity_rules(v));
+                        char *jt = dra_v_go_json(json_array_get(reserved, i), DRA_GO_CONSUMER_REFERENCE,
+                                                 dra_vquantity_rules(v));
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), jt);
                         free(jt);
                         break;
@@ -783,7 +784,8 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
                          * whole item */
                         char *id = dra_vrelease(v) == DRA_RELEASE_1_36
                                        ? shared_device_id(json_array_get(devices, i))
-                                       : dra_v_go_json(json_array_get(devices, i), DRA_GO_ALLOCATED_DEVICE_STATUS, dra_vquantity_rules(v));
+                                       : dra_v_go_json(json_array_get(devices, i), DRA_GO_ALLOCATED_DEVICE_STATUS,
+                                                       dra_vquantity_rules(v));
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), id);
                         free(id);
                         break;
