@@ -51,7 +51,8 @@ typedef enum {
 } dra_qformat;
 
 /* Longest canonical string dra_quantity_format() can produce, with NUL:
- * a sign, DRA_QUANTITY_DIGITS digits and "e-2147483648". */
+ * a sign, DRA_QUANTITY_DIGITS digits, two zeros moving the exponent to a
+ * multiple of 3 and "e-2147483646". */
 #define DRA_QUANTITY_STRMAX 112
 
 /* Longest parsed text a quantity keeps for String(), with NUL. */
