@@ -1043,7 +1043,7 @@ static bool declarative_device_error(const char *rel, const char *msg)
     if (strncmp(rel, ".consumesCounters[", 18) == 0 && (r = strchr(rel + 18, ']')) != NULL) {
         if (r[1] == '\0')
             return strncmp(msg, "Duplicate value", 15) == 0;
-        if (strcmp(r + 1, ".counterSet") == 0)
+        if (strcmp(r + 1, ".counterSet") == 0 || strncmp(r + 1, ".compatibilityGroups", 20) == 0)
             return true;
         return strcmp(r + 1, ".counters") == 0 && required;
     }
