@@ -404,7 +404,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "upstream-validate-diff:", err)
 		os.Exit(2)
 	}
-	passed, failed, verdictOnly := 0, 0, 0
+	passed, failed, verdictOnly, deep := 0, 0, 0, 0
 	knownCount := make([]int, len(known))
 	var fails []result
 	for _, x := range all {
@@ -414,6 +414,8 @@ func main() {
 		case sameVerdict:
 			passed++
 			verdictOnly++
+		case beyondLimit:
+			deep++
 		default:
 			fails = append(fails, x)
 		}
@@ -462,6 +464,9 @@ func main() {
 		len(seeds), len(mutants), len(r.results), len(gateSets), nGated, r.nbatch)
 	fmt.Printf("runs of each tool: %d groups of files, %d files run again alone\n", r.nbatch+len(fileGroups), r.nsplit)
 	fmt.Printf("verdict only (upstream stops at a decoding error): %d\n", verdictOnly)
+	if deep > 0 {
+		fmt.Printf("not compared, nested deeper than the tools' 64 levels: %d\n", deep)
+	}
 	nKnown := 0
 	for i, k := range known {
 		if knownCount[i] > 0 {
