@@ -33,6 +33,7 @@ static const char *const names[DRA_FEATURE_COUNT] = {
     [DRA_FEATURE_GENERIC_WORKLOAD] = "GenericWorkload",
     [DRA_FEATURE_NODE_DECLARED_FEATURES] = "NodeDeclaredFeatures",
     [DRA_FEATURE_GANG_SCHEDULING] = "GangScheduling",
+    [DRA_FEATURE_WORKLOAD_AWARE_PREEMPTION] = "WorkloadAwarePreemption",
 };
 
 #define D(x) (1ull << DRA_FEATURE_##x)
@@ -69,6 +70,7 @@ static const dra_gate_spec specs[][DRA_FEATURE_COUNT] = {
         G(GENERIC_WORKLOAD, false, ALPHA, false, 0),
         G(NODE_DECLARED_FEATURES, true, BETA, false, 0),
         G(GANG_SCHEDULING, false, ALPHA, false, D(GENERIC_WORKLOAD)),
+        G(WORKLOAD_AWARE_PREEMPTION, false, ALPHA, false, D(GANG_SCHEDULING)),
     },
     [1] = { /* v1.37.2 */
         G(DYNAMIC_RESOURCE_ALLOCATION, true, GA, true, 0),

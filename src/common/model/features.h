@@ -14,8 +14,9 @@
  * tests emulate an older version to test the gate off.  Gates that are not
  * DRA's own are unknown here and rejected, as the component-base parser
  * rejects gates it does not know, except the two that DRA gates depend on
- * (GenericWorkload, NodeDeclaredFeatures) and 1.36's GangScheduling, which
- * the scheduling of PodGroups reads.
+ * (GenericWorkload, NodeDeclaredFeatures) and 1.36's GangScheduling and
+ * WorkloadAwarePreemption, which the scheduling and validation of PodGroups
+ * read.
  *
  * A dra_features is a value type (no heap memory): copy it freely.  Start with
  * dra_features_default() or dra_features_release(), then apply any number of
@@ -60,6 +61,9 @@ typedef enum {
     DRA_FEATURE_NODE_DECLARED_FEATURES,
     /* 1.36's gang scheduling of PodGroups (from 1.37 GenericWorkload's) */
     DRA_FEATURE_GANG_SCHEDULING,
+    /* 1.36's gate of a PodGroup's disruptionMode, priorityClassName and
+     * priority (from 1.37 those fields have no gate) */
+    DRA_FEATURE_WORKLOAD_AWARE_PREEMPTION,
     DRA_FEATURE_COUNT
 } dra_feature;
 

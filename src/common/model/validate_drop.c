@@ -278,6 +278,21 @@ static void drop_claim_status(dropper *d, json_t *status)
     }
 }
 
+/* The PodGroup fields 1.36 has behind WorkloadAwarePreemption
+ * (k8s.io/kubernetes@v1.36.3 pkg/registry/scheduling/podgroup/strategy.go
+ * dropDisabledPodGroupSpecFields: PrepareForCreate drops them before
+ * validation, so a new pod group never fails for them; the declarative
+ * +featureGate tags forbid them only on an update that changes them).
+ * 1.37 has no such gate: the fields are always served. */
+static const char *const preemption_fields[] = {"disruptionMode", "priorityClassName", "priority"};
+
+/* The release has the gate and it is off. */
+static bool preemption_gated(const dra_features *f)
+{
+    return dra_gate_spec_at(dra_features_release_of(f), DRA_FEATURE_WORKLOAD_AWARE_PREEMPTION)->known &&
+           !dra_feature_enabled(f, DRA_FEATURE_WORKLOAD_AWARE_PREEMPTION);
+}
+
 static void drop_object(dropper *d, json_t *obj, dra_kind kind)
 {
     json_t *spec = json_object_get(obj, "spec");
@@ -310,6 +325,10 @@ static void drop_object(dropper *d, json_t *obj, dra_kind kind)
         break;
     case DRA_KIND_POD_GROUP:
         /* pkg/registry/scheduling/podgroup/strategy.go */
+        if (spec && preemption_gated(d->f)) {
+            for (size_t k = 0; k < sizeof preemption_fields / sizeof *preemption_fields; k++)
+                drop(d, spec, preemption_fields[k], DRA_FEATURE_WORKLOAD_AWARE_PREEMPTION, "spec");
+        }
         if (!on(d, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS)) {
             if (spec)
                 drop(d, spec, "resourceClaims", DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS, "spec");
@@ -359,6 +378,25 @@ dra_err *dra_drop_on_create_notes(const json_t *obj, dra_kind kind, const dra_fe
                                          json_string_value(json_object_get(obj, "apiVersion")),
                                          dra_feature_name(DRA_FEATURE_GENERIC_WORKLOAD)),
                              "kind");
+    dra_err *notes = NULL;
+    const json_t *pg_spec = json_object_get(obj, "spec");
+    for (size_t k = 0; kind == DRA_KIND_POD_GROUP && json_is_object(pg_spec) && preemption_gated(features) &&
+                       k < sizeof preemption_fields / sizeof *preemption_fields;
+         k++) {
+        const json_t *x = json_object_get(pg_spec, preemption_fields[k]);
+        if (!x || json_is_null(x))
+            continue;
+        char *path = dra_xasprintf("spec.%s", preemption_fields[k]);
+        notes = dra_err_append(
+            notes, dra_err_field(dra_err_new(DRA_EXIT_OK,
+                                             "field dropped: the %s feature gate is disabled (the API server drops "
+                                             "it from a new pod group, not from a stored one)",
+                                             dra_feature_name(DRA_FEATURE_WORKLOAD_AWARE_PREEMPTION)),
+                                 path));
+        free(path);
+    }
+    if (notes)
+        return notes;
     json_t *sg = json_object_get(json_object_get(obj, "spec"), "schedulingGroup");
     if (kind != DRA_KIND_POD || !sg || json_is_null(sg) || dra_feature_enabled(features, DRA_FEATURE_GENERIC_WORKLOAD))
         return NULL;

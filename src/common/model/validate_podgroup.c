@@ -1,5 +1,5 @@
 /* PodGroup validation (scheduling.k8s.io, Kubernetes 1.37; 1.36's v1alpha2
- * differs in its template reference).  Upstream checks
+ * differs in its template reference and its disruptionMode, a string).  Upstream checks
  * PodGroups declaratively: staging/src/k8s.io/api/scheduling/v1alpha3/
  * zz_generated.validations.go (Validate_PodGroupSpec,
  * Validate_PodGroupResourceClaim, Validate_PodGroupStatus; v1beta1 carries
@@ -162,6 +162,21 @@ static void v_template_ref(vctx *v, const json_t *spec)
     }
 }
 
+/* 1.36's v1alpha2 disruptionMode is a string enum (Validate_DisruptionMode);
+ * without WorkloadAwarePreemption it is dropped before (validate_drop.c). */
+static void v_disruption_mode(vctx *v, const json_t *spec)
+{
+    static const char *const modes[] = {"Pod", "PodGroup"};
+    const char *s;
+    size_t len;
+    if (!dra_vstr(v, spec, "disruptionMode", &s, &len))
+        return;
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+        if (strlen(modes[i]) == len && memcmp(modes[i], s, len) == 0)
+            return;
+    V_CHILD(v, "disruptionMode") dra_ferr_unsupported(&v->errs, VP(v), s, len, modes, 2);
+}
+
 static void v_status(vctx *v, const json_t *status, const json_t *spec)
 {
     const json_t *st;
@@ -210,7 +225,8 @@ dra_err *dra_validate_pod_group(const json_t *obj, const dra_validate_opts *opts
     {
         v_long_name(&v, spec, "parentCompositePodGroupName");
         const json_t *ref;
-        if (strcmp(dra_jstr_or(obj, "apiVersion", ""), "scheduling.k8s.io/v1alpha2") == 0)
+        bool v1alpha2 = strcmp(dra_jstr_or(obj, "apiVersion", ""), "scheduling.k8s.io/v1alpha2") == 0;
+        if (v1alpha2)
             v_template_ref(&v, spec);
         else if (dra_vobj(&v, spec, "workloadRef", &ref)) {
             V_CHILD(&v, "workloadRef")
@@ -221,6 +237,8 @@ dra_err *dra_validate_pod_group(const json_t *obj, const dra_validate_opts *opts
         }
         v_policy(&v, spec);
         v_claims(&v, spec);
+        if (v1alpha2)
+            v_disruption_mode(&v, spec);
         const char *pcn;
         size_t len;
         if (dra_vstr(&v, spec, "priorityClassName", &pcn, &len) && len)

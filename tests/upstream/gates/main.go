@@ -21,7 +21,8 @@
 //	1.37 DRADeviceTaintRules true GA false DRADeviceTaints
 //
 // The DRA gates are DynamicResourceAllocation, every gate whose name begins
-// with DRA, the scheduling gates the tools read (1.36's GangScheduling), and
+// with DRA, the scheduling gates the tools read (1.36's GangScheduling and
+// WorkloadAwarePreemption), and
 // every gate one of them depends on in any release given.
 package main
 
@@ -315,8 +316,11 @@ func read(rel, zipPath string) (*features, error) {
 
 // schedulingGates are the gates beyond DRA's own that the tools read: 1.36
 // enables the GangScheduling plugin by its own gate (1.37 removed it,
-// pkg/scheduler/apis/config/v1/default_plugins.go applyFeatureGates).
-var schedulingGates = map[string]bool{"GangScheduling": true}
+// pkg/scheduler/apis/config/v1/default_plugins.go applyFeatureGates), and
+// drops a new PodGroup's disruptionMode, priorityClassName and priority
+// without WorkloadAwarePreemption (pkg/registry/scheduling/podgroup/
+// strategy.go; 1.37 has no such gate).
+var schedulingGates = map[string]bool{"GangScheduling": true, "WorkloadAwarePreemption": true}
 
 func isDRA(name string) bool {
 	return name == "DynamicResourceAllocation" || strings.HasPrefix(name, "DRA")

@@ -1,0 +1,42 @@
+#!/usr/bin/env bats
+# Kubernetes 1.36's PodGroups beyond scheduling them: the fields of its
+# WorkloadAwarePreemption gate, the versions it serves, the queue place of
+# a group and a group whose PodGroup is missing.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    pod_group_setup
+    G="$DATA/groups"
+}
+
+# Upstream: k8s.io/kubernetes@v1.36.3 pkg/registry/scheduling/podgroup/
+# strategy.go (PrepareForCreate: dropDisabledPodGroupSpecFields drops
+# disruptionMode, priorityClassName and priority without the gate, before
+# Validate), pkg/apis/scheduling/v1alpha2/zz_generated.validations.go
+# (Validate_DisruptionMode, Maximum, LongName with the gate), pkg/features/
+# kube_features.go (WorkloadAwarePreemption: alpha, off, depends on
+# GangScheduling; 1.37 has no such gate).  Compared with the 1.36
+# validation peer (build/upstream/1.36/bin/upstream-validate).
+@test "1.36: a new PodGroup loses its WorkloadAwarePreemption fields without the gate" {
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.36 $ON "$G/preemption36.yaml"
+    assert_success
+    [[ $stderr == *'PodGroup/default/gang: spec.disruptionMode: field dropped: the WorkloadAwarePreemption feature gate is disabled (the API server drops it from a new pod group, not from a stored one)'* ]]
+    [[ $stderr == *'PodGroup/default/gang: spec.priorityClassName: field dropped: the WorkloadAwarePreemption'* ]]
+    [[ $stderr == *'PodGroup/default/gang: spec.priority: field dropped: the WorkloadAwarePreemption'* ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.36 \
+        --feature-gates GenericWorkload=true,GangScheduling=true,WorkloadAwarePreemption=true "$G/preemption36.yaml"
+    assert_failure 2
+    [[ $stderr == *'PodGroup/default/gang: spec.disruptionMode: Unsupported value: "Whole": supported values: "Pod", "PodGroup"'* ]]
+    [[ $stderr == *'PodGroup/default/gang: spec.priorityClassName: Invalid value: "Not_A_Name": a lowercase RFC 1123 subdomain'* ]]
+    [[ $stderr == *'PodGroup/default/gang: spec.priority: Invalid value: 2000000000: must be less than or equal to 1000000000'* ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.36 \
+        --feature-gates GenericWorkload=true,WorkloadAwarePreemption=true "$G/preemption36.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: WorkloadAwarePreemption is enabled, but depends on features that are disabled: [GangScheduling]"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 --feature-gates WorkloadAwarePreemption=true "$G/preemption36.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: unrecognized feature gate: WorkloadAwarePreemption"
+    run "$DRA_BIN/dra-slice" gates 1.36
+    assert_line "1.36 WorkloadAwarePreemption false alpha false GangScheduling"
+}
