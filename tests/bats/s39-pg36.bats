@@ -40,3 +40,23 @@ setup() {
     run "$DRA_BIN/dra-slice" gates 1.36
     assert_line "1.36 WorkloadAwarePreemption false alpha false GangScheduling"
 }
+
+# Upstream: k8s.io/kubernetes@v1.36.3 pkg/scheduler/framework/plugins/
+# queuesort/priority_sort.go (Less: the pod's priority, then its queue
+# time; no PodGroup's), schedule_one.go ScheduleOne (a member that comes off
+# the queue starts its group's cycle), schedule_one_podgroup.go
+# podGroupInfoForPod (the other members popped, sorted by priority and
+# InitialAttemptTimestamp); 1.37 queues the group as one entity at its
+# PodGroup's priority (worker-1 would then be refused for its priority)
+@test "queue 1.36: a group is tried when its first member comes off the queue" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --kubernetes-version 1.36 $ON -o jsonl "$G/queue36.yaml"
+    assert_failure 1
+    run jq -r 'select(.kind == "Pod") | "\(.metadata.name) \(.spec.nodeName // "-")"' <<<"$output"
+    assert_output 'worker-0 -
+worker-1 node-a
+solo -'
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --kubernetes-version 1.36 $ON --explain "$G/queue36.yaml"
+    [[ $stderr == *'pod default/worker-1: node node-a (score 0)
+  queue: #1, PodGroup default/train, tried when its first member worker-1 comes off the queue; this pod: priority 1000 (PriorityClass high), created 2026-03-01T10:00:00Z'* ]]
+    [[ $stderr == *'queue: #3, priority 500 (PriorityClass mid), created 2026-03-01T07:00:00Z'* ]]
+}

@@ -107,7 +107,8 @@ static dra_err *refused_class(dra_err *warnings, const char *pcn, const char *wh
 }
 
 /* One entry of the queue: a pod on its own, or (GenericWorkload) the pending
- * members of one PodGroup. */
+ * members of one PodGroup: at the group's priority and its first member's
+ * queue time, or (1.36) at its first member's place among the pods. */
 typedef struct entry {
     const char *ns, *name; /* the pod's, or the group's */
     int64_t priority;
@@ -335,6 +336,49 @@ static void check_group(entry *g, qkey *const *members, int64_t all, dra_release
     }
 }
 
+/* A group's entry: its PodGroup's priority, its checks, its place and the
+ * group's part of its members' why. */
+static void group_entry(entry *e, qkey *const *members, int64_t all, const dra_features *f, const classes *cls,
+                        const json_t *def, dra_err **warnings)
+{
+    char *from = NULL;
+    dra_release rel = dra_features_release_of(f);
+    bool r36 = rel < DRA_RELEASE_1_37;
+    /* 1.36's priority admission reads a PodGroup only with
+     * WorkloadAwarePreemption (plugin/pkg/admission/priority
+     * admitPodGroup), which its queue does not use anyway */
+    if (e->group && (!r36 || dra_feature_enabled(f, DRA_FEATURE_WORKLOAD_AWARE_PREEMPTION))) {
+        const char *missing;
+        e->priority = admitted_priority(dra_jfield(e->group->json, "spec"), cls, def, &from, &missing);
+        if (missing)
+            *warnings = refused_class(*warnings, missing, "pod group", e->group);
+    }
+    check_group(e, members, all, rel, !r36 || dra_feature_enabled(f, DRA_FEATURE_GANG_SCHEDULING));
+    if (r36) {
+        /* 1.36 queues the members as pods (PrioritySort.Less: pod
+         * priority, then queue time) and tries the group when the
+         * first of them comes off the queue (ScheduleOne,
+         * podGroupInfoForPod): the entry is that member's place */
+        const qkey *m = members[e->mfirst];
+        e->priority = m->priority;
+        e->has_time = m->has_time;
+        e->t = m->t;
+        e->ts = m->has_time ? m->ts : NULL;
+        e->why = dra_xasprintf("PodGroup %s/%s%s, tried when its first member %s comes off the queue; this pod:", e->ns,
+                               e->name, e->group ? "" : " (not in the input)", m->name);
+    } else if (!e->group)
+        e->why = dra_xasprintf("PodGroup %s/%s, not in the input; this pod:", e->ns, e->name);
+    else if (e->ts)
+        e->why = dra_xasprintf("PodGroup %s/%s, one entry: priority %" PRId64 " (%s), queued %s (its first "
+                               "member's creation); this pod:",
+                               e->ns, e->name, e->priority, from, e->ts);
+    else
+        e->why = dra_xasprintf("PodGroup %s/%s, one entry: priority %" PRId64 " (%s), no member with a "
+                               "creationTimestamp; this pod:",
+                               e->ns, e->name, e->priority, from);
+    free(from);
+}
+
 void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objset *set, dra_sched_order order,
                            const dra_features *f, dra_sched_queue *out)
 {
@@ -420,27 +464,7 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
         entry *e = &ents[gi];
         if (!e->grouped)
             continue;
-        char *from = NULL;
-        if (e->group) {
-            const char *missing;
-            e->priority = admitted_priority(dra_jfield(e->group->json, "spec"), &cls, def, &from, &missing);
-            if (missing)
-                out->warnings = refused_class(out->warnings, missing, "pod group", e->group);
-        }
-        dra_release rel = dra_features_release_of(f);
-        check_group(e, members, all[gi], rel,
-                    rel >= DRA_RELEASE_1_37 || dra_feature_enabled(f, DRA_FEATURE_GANG_SCHEDULING));
-        if (!e->group)
-            e->why = dra_xasprintf("PodGroup %s/%s, not in the input; this pod:", e->ns, e->name);
-        else if (e->ts)
-            e->why = dra_xasprintf("PodGroup %s/%s, one entry: priority %" PRId64 " (%s), queued %s (its first "
-                                   "member's creation); this pod:",
-                                   e->ns, e->name, e->priority, from, e->ts);
-        else
-            e->why = dra_xasprintf("PodGroup %s/%s, one entry: priority %" PRId64 " (%s), no member with a "
-                                   "creationTimestamp; this pod:",
-                                   e->ns, e->name, e->priority, from);
-        free(from);
+        group_entry(e, members, all[gi], f, &cls, def, &out->warnings);
     }
     if (order == DRA_SCHED_ORDER_QUEUE) {
         for (size_t i = 0; i < n; i++)
