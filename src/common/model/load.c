@@ -268,6 +268,22 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         }
         return dra_obj_locate(e, o);
     }
+    if (kind == DRA_KIND_POD_GROUP && !opts->release_fields) {
+        /* a PodGroup of a version the release does not serve cannot be in
+         * its cluster: it is no object of the input, as an unknown kind
+         * (1.36 serves v1alpha2 alone, 1.37 and 1.38 v1beta1 and v1alpha3) */
+        e = dra_strict_unserved(kind, ver, (int)dra_features_release_of(opts->validate.features));
+        if (e && opts->skip_unknown) {
+            dra_err_set_msg(e, dra_xasprintf("%s: Kubernetes %s does not serve it; left out", e->msg,
+                                             dra_release_name(dra_features_release_of(opts->validate.features))));
+            e->code = DRA_EXIT_OK;
+            dra_errs_add(warnings, dra_obj_locate(e, o));
+            *skipped = true;
+            return NULL;
+        }
+        if (e)
+            return dra_obj_locate(e, o);
+    }
     dra_err *w = NULL;
     int release = opts->release_fields ? (int)dra_features_release_of(opts->validate.features) : 0;
     e = dra_strict_check_release(obj, kind, ver, st->fv, release, &w, o);

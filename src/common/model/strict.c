@@ -325,6 +325,11 @@ static dra_err *unserved_kind(dra_kind kind, dra_apiver ver, int release)
     return NULL;
 }
 
+dra_err *dra_strict_unserved(dra_kind kind, dra_apiver ver, int release)
+{
+    return unserved_kind(kind, ver, release);
+}
+
 static const stype *schema_of(dra_kind kind, dra_apiver ver)
 {
     bool beta1 = ver == DRA_APIVER_RESOURCE_V1BETA1;

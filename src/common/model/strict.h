@@ -45,6 +45,11 @@ DRA_MUST_USE dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ve
 DRA_MUST_USE dra_err *dra_strict_check_release(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv,
                                                int release, dra_err **warnings, const dra_obj *at);
 
+/* The kind check alone of dra_strict_check_release: the "no matches for
+ * kind" error (input, field "kind"; the caller owns it) when `release` (a
+ * dra_release; 0: every release) does not serve kind in ver, else NULL. */
+DRA_MUST_USE dra_err *dra_strict_unserved(dra_kind kind, dra_apiver ver, int release);
+
 /* The same for a part of an object that stands on its own in an inventory:
  * part "device" (a v1 Device), "counterSet" (a CounterSet) or "inventory"
  * (a mapping of `devices` and `sharedCounters`), or for an object of a kind
