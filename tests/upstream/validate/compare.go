@@ -180,9 +180,12 @@ func compareObject(c, u []string, more int, ref string) (verdict, []string, []st
 		for _, t := range u {
 			t = stripRef(t, ref)
 			t = withoutObject(t) // a whole file: the object's name
-			// a document without kind or apiVersion is refused before
-			// it is decoded, as one with a field given twice
-			decoding = decoding || strings.HasPrefix(t, "duplicate field ") || strings.HasPrefix(t, "yaml: ") ||
+			// a document without kind or apiVersion, or with one that is
+			// not a string, is refused before it is decoded, as one with a
+			// field given twice
+			typeMeta := (strings.HasPrefix(t, "kind: Invalid value: ") ||
+				strings.HasPrefix(t, "apiVersion: Invalid value: ")) && strings.HasSuffix(t, ": must be of type string")
+			decoding = decoding || typeMeta || strings.HasPrefix(t, "duplicate field ") || strings.HasPrefix(t, "yaml: ") ||
 				strings.HasPrefix(t, "decode: ") || strings.HasPrefix(t, "invalid JSON: ") ||
 				strings.HasPrefix(t, "json: unsupported value: ") ||
 				strings.HasPrefix(t, "kind: Required value: object has no kind") ||
