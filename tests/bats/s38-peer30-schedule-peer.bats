@@ -31,5 +31,5 @@ setup() {
     run "$REPO/tests/upstream/cmd/upstream-alloc/check-schedule.sh" "$DRA_BIN" "$U" "$BATS_TEST_TMPDIR/w"
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ ${lines[-1]} == "7 passed, 0 failed" ]]
+    [[ ${lines[-1]} == "12 passed, 0 failed" ]]
 }
