@@ -99,7 +99,7 @@ static bool take(void *ctx, dra_kind kind, const dra_obj *o)
         return false;
     }
     if (kind == DRA_KIND_POD)
-        dra_cluster_take_pod(&in->cluster, o);
+        dra_cluster_take_pod(&in->cluster, o, in->set.n);
     else
         dra_cluster_take_claim(&in->cluster, o);
     return true;

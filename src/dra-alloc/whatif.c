@@ -52,6 +52,13 @@ static void keep_before(void *ctx, json_t *obj)
     json_decref(obj);
 }
 
+/* A Pod held as a record the changed input holds as an object: one on a
+ * drained node, which loses its node and its claims' reservations. */
+static bool drained(void *ctx, const dra_pod_rec *pod)
+{
+    return dra_whatif_drained(ctx, pod->node_name);
+}
+
 dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
@@ -75,15 +82,26 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     /* the slices held as text, both runs' (as schedule holds them), unless
      * a device leaves one or more files come in (slices as objects then) */
     bool packed = !x->remove_device.n && !x->add.n;
+    /* bound Pods and the claims no pending Pod needs held as records (as
+     * schedule holds them), which both inputs share, when the changes
+     * alter only the Pods on drained nodes and their claims */
+    before.take_records = packed && !x->taint.n;
     if (!e && packed)
         e = dra_alloc_read_packed(a, x, flags, DRA_TOOL_ALL_KINDS, &before);
     else if (!e)
         e = dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &all, &before);
     so.packs = packed ? &before.packs : NULL;
+    dra_whatif_spec spec = {x->drain.v, x->drain.n, x->remove_device.v, x->remove_device.n,
+                            x->taint.v, x->taint.n, x->add.v,           x->add.n};
     /* the changed input: the input's objects (loaded: converted and
      * defaulted, which loading again keeps), shared until a change changes
-     * one (keep_before), the --taint rules, the --add files */
-    for (size_t i = 0; !e && i < before.set.n; i++) {
+     * one (keep_before), with the drained Pods held as records made again,
+     * the --taint rules, the --add files */
+    if (!e && before.take_records)
+        e = dra_alloc_index(&before);
+    if (!e && before.take_records)
+        dra_cluster_share_taken(&after.cluster, &before.cluster, &after.set, drained, &spec);
+    for (size_t i = 0; !e && !before.take_records && i < before.set.n; i++) {
         const dra_obj *o = &before.set.v[i];
         dra_objset_add(&after.set, json_incref(o->json), o->file, o->doc, o->line, o->item);
     }
@@ -97,9 +115,7 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
         e = dra_tool_read(&dra_alloc_tool, a, (char *const *)x->add.v, x->add.n, flags, &after.set);
     if (!e)
         e = dra_alloc_load_set(a, x, &after);
-    dra_whatif_spec spec = {x->drain.v, x->drain.n, x->remove_device.v, x->remove_device.n,
-                            x->taint.v, x->taint.n, x->add.v,           x->add.n};
-    if (!e)
+    if (!e && !before.take_records)
         e = dra_alloc_index(&before);
     if (!e)
         e = dra_alloc_index(&after);

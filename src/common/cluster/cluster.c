@@ -351,7 +351,8 @@ void dra_cluster_free(dra_cluster *c)
         free(c->served[i].api_version);
     free(c->served);
     dra_lc_index_free(&c->ix);
-    dra_compact_free(&c->recs);
+    if (!c->recs_shared)
+        dra_compact_free(&c->recs);
     taken_free(c->taken);
     memset(c, 0, sizeof *c);
 }
@@ -371,6 +372,8 @@ typedef struct made {
 struct dra_taken {
     made pods, claims;
     size_t *claim_at; /* claims given back (dra_cluster_give_back): their place in the set, else SIZE_MAX */
+    size_t *pod_at;   /* each taken Pod's place among the set's objects (dra_cluster_take_pod's at) */
+    size_t cap_pod_at;
 };
 
 static void taken_init(dra_cluster *c)
@@ -381,14 +384,26 @@ static void taken_init(dra_cluster *c)
     }
 }
 
-void dra_cluster_take_pod(dra_cluster *c, const dra_obj *o)
+/* Pod record p (the n-th) found by name in c, its namespace noted. */
+static void index_pod_rec(dra_cluster *c, const dra_pod_rec *p, size_t n)
 {
-    taken_init(c);
-    dra_pod_rec *p = dra_compact_pod(&c->recs, o->json);
-    dra_compact_place(&c->recs, p->whole, o, NULL);
-    dra_lc_index_add(&c->ix, TAG_POD_REC, p->ns, p->name, c->recs.npods - 1);
+    dra_lc_index_add(&c->ix, TAG_POD_REC, p->ns, p->name, n);
     if (!dra_lc_index_find(&c->ix, TAG_POD_NS, p->ns, NULL))
         dra_lc_index_add(&c->ix, TAG_POD_NS, p->ns, NULL, 0);
+}
+
+void dra_cluster_take_pod(dra_cluster *c, const dra_obj *o, size_t at)
+{
+    taken_init(c);
+    struct dra_taken *t = c->taken;
+    if (t->cap_pod_at == c->recs.npods) {
+        t->cap_pod_at = t->cap_pod_at ? 2 * t->cap_pod_at : 64;
+        t->pod_at = dra_xrealloc(t->pod_at, t->cap_pod_at * sizeof *t->pod_at);
+    }
+    t->pod_at[c->recs.npods] = at;
+    dra_pod_rec *p = dra_compact_pod(&c->recs, o->json);
+    dra_compact_place(&c->recs, p->whole, o, NULL);
+    index_pod_rec(c, p, c->recs.npods - 1);
 }
 
 void dra_cluster_take_claim(dra_cluster *c, const dra_obj *o)
@@ -449,6 +464,7 @@ static void taken_free(struct dra_taken *t)
     made_free(&t->pods);
     made_free(&t->claims);
     free(t->claim_at);
+    free(t->pod_at);
     free(t);
 }
 
@@ -561,6 +577,85 @@ const json_t *dra_cluster_made_claim(const dra_cluster *c, size_t i)
 {
     const struct dra_taken *t = c->taken;
     return t && i < t->claims.cap && t->claims.v[i] ? t->claims.v[i]->json : NULL;
+}
+
+const json_t *dra_cluster_held_claim(const dra_cluster *c, size_t i)
+{
+    const struct dra_taken *t = c->taken;
+    if (t && t->claim_at && t->claim_at[i] != SIZE_MAX)
+        return c->set->v[t->claim_at[i]].json;
+    return dra_cluster_made_claim(c, i);
+}
+
+/* Where the objects of src->set end and the claims given back begin. */
+static size_t given_from(const dra_cluster *src)
+{
+    const struct dra_taken *t = src->taken;
+    size_t at = src->set->n;
+    for (size_t i = 0; t->claim_at && i < src->recs.nclaims; i++)
+        if (t->claim_at[i] < at)
+            at = t->claim_at[i];
+    return at;
+}
+
+/* A taken object (w its text) made again and appended to set; false when
+ * it cannot be read back. */
+static bool add_again(const dra_cluster *src, const dra_rec_whole *w, dra_objset *set)
+{
+    dra_obj o;
+    if (!dra_compact_whole(&src->recs, w, &o))
+        return false;
+    dra_objset_add(set, o.json, o.file, o.doc, o.line, o.item);
+    return true;
+}
+
+static void add_shared(dra_objset *set, const dra_obj *o)
+{
+    dra_objset_add(set, json_incref(o->json), o->file, o->doc, o->line, o->item);
+}
+
+void dra_cluster_share_taken(dra_cluster *c, const dra_cluster *src, dra_objset *set,
+                             bool (*wanted)(void *ctx, const dra_pod_rec *pod), void *ctx)
+{
+    const struct dra_taken *st = src->taken;
+    const dra_objset *from = src->set;
+    if (!st) {
+        for (size_t j = 0; j < from->n; j++)
+            add_shared(set, &from->v[j]);
+        return;
+    }
+    c->recs = src->recs;
+    c->recs_shared = true;
+    struct dra_taken *t = c->taken = dra_xcalloc(1, sizeof *c->taken);
+    refs r = {0}; /* the claims of the Pods made again */
+    size_t end = given_from(src), p = 0;
+    for (size_t j = 0; j <= end; j++) {
+        for (; p < c->recs.npods && st->pod_at[p] <= j; p++) {
+            const dra_pod_rec *pod = c->recs.pods[p];
+            index_pod_rec(c, pod, p);
+            if (!wanted(ctx, pod) || !add_again(src, pod->whole, set))
+                continue;
+            for (uint32_t k = 0; k < pod->nclaims; k++)
+                note(&r, &r.names, pod->ns, pod->claims[k].claim);
+            for (uint32_t k = 0; k < pod->nstatuses; k++)
+                note(&r, &r.names, pod->ns, pod->statuses[k].claim);
+        }
+        if (j < end)
+            add_shared(set, &from->v[j]);
+    }
+    t->claim_at = dra_xcalloc(c->recs.nclaims + 1, sizeof *t->claim_at);
+    for (size_t i = 0; i < c->recs.nclaims; i++) {
+        const dra_claim_rec *rec = c->recs.claims[i];
+        dra_lc_index_add(&c->ix, TAG_CLAIM_REC, rec->ns, rec->name, i);
+        t->claim_at[i] = set->n;
+        if (st->claim_at && st->claim_at[i] != SIZE_MAX)
+            add_shared(set, &from->v[st->claim_at[i]]);
+        else if (!among(&r.names, rec->ns, rec->name) || !add_again(src, rec->whole, set))
+            t->claim_at[i] = SIZE_MAX;
+    }
+    /* from->v[end..] are the claims given back, placed above */
+    dra_strmap_free(&r.names);
+    dra_arena_free(&r.arena);
 }
 
 const dra_obj *dra_cluster_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name)

@@ -69,6 +69,7 @@ typedef struct dra_cluster {
      * (dra_cluster_take_pod, _take_claim; not in as_records): made again as
      * objects when looked up (owned) */
     struct dra_taken *taken;
+    bool recs_shared; /* recs is another cluster's (dra_cluster_share_taken): not freed with c */
 } dra_cluster;
 
 #define DRA_CLUSTER_INIT                                                                                               \
@@ -127,8 +128,9 @@ void dra_cluster_free(dra_cluster *c);
  * dra_state_find) gives it, made again as an object the first time it is
  * asked (c owns it; a failure to read it back leaves it missing and is
  * kept for dra_compact_failure(&c->recs)), and dra_cluster_has_pods_in
- * counts it.  Not with as_records. */
-void dra_cluster_take_pod(dra_cluster *c, const dra_obj *o);
+ * counts it.  Not with as_records.  at: how many objects the set kept
+ * before it (where it would have been, for dra_cluster_share_taken). */
+void dra_cluster_take_pod(dra_cluster *c, const dra_obj *o, size_t at);
 /* The same for a ResourceClaim, and then, once every object is read (before
  * the set is loaded), dra_cluster_give_back: the claims a Pod of set may
  * look up by name, owner or reservation, and the unallocated ones, are
@@ -144,6 +146,21 @@ void dra_cluster_give_back(dra_cluster *c, dra_objset *set);
 const json_t *dra_cluster_taken_claim(const dra_cluster *c, size_t i, json_t **tmp);
 /* Taken claim i when a lookup made it again (not given back), else NULL. */
 const json_t *dra_cluster_made_claim(const dra_cluster *c, size_t i);
+/* Taken claim i when c holds it as an object (given back or made again),
+ * else NULL. */
+const json_t *dra_cluster_held_claim(const dra_cluster *c, size_t i);
+
+/* A changed copy of src (loaded, its set src->set) that shares src's
+ * records: set (empty, to be loaded into c, then dra_cluster_adopt) gets
+ * src->set's objects (references taken) in input order, with the taken
+ * Pods wanted(ctx, record) says made again as objects at their input
+ * places, and the taken claims such a Pod names (spec.resourceClaims,
+ * status.resourceClaimStatuses) made again among the given-back ones, in
+ * input order.  Every other taken object stays a record of src, found by
+ * name in c as in src and made again for c alone when looked up.  src
+ * (its records) must outlive c. */
+void dra_cluster_share_taken(dra_cluster *c, const dra_cluster *src, dra_objset *set,
+                             bool (*wanted)(void *ctx, const dra_pod_rec *pod), void *ctx);
 
 /* The apiVersion the input used for obj (before conversion to v1): what API
  * operations on that object should address, since status, finalizer and

@@ -338,20 +338,37 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
 
 /* ---- the report ------------------------------------------------------------------------- */
 
-/* Every claim after a run: the input's (changed ones as the run left them), then the created ones. */
-static json_t **final_claims(const dra_model *m, const dra_sched_result *r, size_t *n)
+/* Every claim after a run on c: the input's (changed ones as the run left
+ * them), then the created ones.  When c shares its records with other (the
+ * same input, before or after the changes), the input's claims held as a
+ * record by both are the same on both sides and left out; one held as an
+ * object by other alone is made again from its record into tmps. */
+static json_t **final_claims(const dra_cluster *c, const dra_cluster *other, const dra_sched_result *r, size_t *n,
+                             json_t **tmps, size_t *ntmps)
 {
-    const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    json_t **v = dra_xcalloc(l->n + r->nobjs + 1, sizeof *v);
+    const dra_model_list *l = dra_model_kind(&c->model, DRA_KIND_RESOURCE_CLAIM);
+    size_t nin = c->taken ? c->recs.nclaims : l->n;
+    json_t **v = dra_xcalloc(nin + r->nobjs + 1, sizeof *v);
     dra_strmap idx = {0};
-    char **keys = dra_xcalloc(l->n + 1, sizeof *keys);
-    for (size_t i = 0; i < l->n; i++) {
-        v[i] = l->v[i]->json;
-        keys[i] =
-            dra_xasprintf("%s/%s", dra_jstr_or(v[i], "metadata.namespace", ""), dra_jstr_or(v[i], "metadata.name", ""));
-        dra_strmap_put(&idx, keys[i], strlen(keys[i]), (intptr_t)i);
+    char **keys = dra_xcalloc(nin + 1, sizeof *keys);
+    *n = 0;
+    for (size_t i = 0; i < nin; i++) {
+        json_t *claim = c->taken ? (json_t *)dra_cluster_held_claim(c, i) : l->v[i]->json;
+        if (!claim && other->taken && dra_cluster_held_claim(other, i)) {
+            json_t *tmp = NULL;
+            claim = (json_t *)dra_cluster_taken_claim(c, i, &tmp);
+            if (tmp)
+                tmps[(*ntmps)++] = tmp;
+        }
+        if (!claim)
+            continue;
+        v[*n] = claim;
+        keys[*n] = dra_xasprintf("%s/%s", dra_jstr_or(claim, "metadata.namespace", ""),
+                                 dra_jstr_or(claim, "metadata.name", ""));
+        dra_strmap_put(&idx, keys[*n], strlen(keys[*n]), (intptr_t)*n);
+        (*n)++;
     }
-    *n = l->n;
+    size_t nkeys = *n;
     for (size_t i = 0; i < r->nobjs; i++) {
         const char *kind = dra_jstr(r->objs[i], "kind");
         if (!kind || strcmp(kind, "ResourceClaim") != 0)
@@ -365,7 +382,7 @@ static json_t **final_claims(const dra_model *m, const dra_sched_result *r, size
             v[(*n)++] = r->objs[i];
         free(k);
     }
-    for (size_t i = 0; i < l->n; i++)
+    for (size_t i = 0; i < nkeys; i++)
         free(keys[i]);
     free(keys);
     dra_strmap_free(&idx);
@@ -373,7 +390,7 @@ static json_t **final_claims(const dra_model *m, const dra_sched_result *r, size
 }
 
 /* A pod's state: {"node"} scheduled, {"running"} bound before, {"fits": false, "reason"} */
-static json_t *pod_state(const dra_model *m, const dra_sched_result *r, const dra_strmap *at, const char *ref)
+static json_t *pod_state(const dra_cluster *c, const dra_sched_result *r, const dra_strmap *at, const char *ref)
 {
     intptr_t i;
     if (dra_strmap_get(at, ref, strlen(ref), &i)) {
@@ -382,7 +399,10 @@ static json_t *pod_state(const dra_model *m, const dra_sched_result *r, const dr
             return json_pack("{s:s}", "node", sp->node ? sp->node : "");
         return json_pack("{s:b,s:s}", "fits", 0, "reason", sp->message ? sp->message : "");
     }
-    const dra_obj *o = by_ref(m, DRA_KIND_POD, ref);
+    const char *slash = strchr(ref, '/');
+    char *ns = dra_xstrndup(ref, (size_t)(slash - ref));
+    const dra_obj *o = dra_cluster_find(c, DRA_KIND_POD, ns, slash + 1); /* made again when a record */
+    free(ns);
     const char *node = o ? dra_jstr(o->json, "spec.nodeName") : NULL;
     return node ? json_pack("{s:s}", "running", node) : NULL;
 }
@@ -411,8 +431,8 @@ static void pods_of(const dra_sched_result *r, json_t *refs, dra_strmap *seen)
     }
 }
 
-json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, const dra_sched_result *rb,
-                          const dra_model *after, const dra_sched_result *ra, json_t *lost)
+json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_cluster *before, const dra_sched_result *rb,
+                          const dra_cluster *after, const dra_sched_result *ra, json_t *lost)
 {
     json_t *changes = json_array();
     for (size_t i = 0; i < s->ndrain; i++)
@@ -455,11 +475,17 @@ json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, con
     json_decref(refs);
     dra_strmap_free(&at_b);
     dra_strmap_free(&at_a);
-    size_t nb, na;
-    json_t **cb = final_claims(before, rb, &nb), **ca = final_claims(after, ra, &na);
+    size_t nb, na, ntmps = 0;
+    size_t most = (before->taken ? before->recs.nclaims : 0) + (after->taken ? after->recs.nclaims : 0);
+    json_t **tmps = dra_xcalloc(most + 1, sizeof *tmps);
+    json_t **cb = final_claims(before, after, rb, &nb, tmps, &ntmps),
+           **ca = final_claims(after, before, ra, &na, tmps, &ntmps);
     json_t *d = dra_diff_claim_lists(cb, nb, ca, na);
     free(cb);
     free(ca);
+    for (size_t k = 0; k < ntmps; k++)
+        json_decref(tmps[k]);
+    free(tmps);
     json_t *claims = json_incref(json_object_get(d, "changes"));
     json_decref(d);
     json_t *sum = json_pack("{s:I,s:I,s:I,s:I,s:I}", "lost", (json_int_t)json_array_size(lost), "nowFit",
@@ -579,7 +605,7 @@ dra_err *dra_whatif_run(const dra_cluster *before, dra_cluster *after, const dra
     if (!e)
         e = whatif_schedule(after, s, o, &out->after);
     if (!e)
-        out->report = dra_whatif_report(s, &before->model, &out->before, &after->model, &out->after, lost);
+        out->report = dra_whatif_report(s, before, &out->before, after, &out->after, lost);
     json_decref(lost);
     return e;
 }

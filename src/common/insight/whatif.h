@@ -57,14 +57,15 @@ DRA_MUST_USE dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, j
 bool dra_whatif_drained(const dra_whatif_spec *s, const char *name);
 
 /* The report of two scheduling runs, before (the input) and after (the
- * changed input):
+ * changed input, which may share the records of `before`: see
+ * dra_cluster_share_taken):
  *   {"changes": [strings], "lost": (as above),
  *    "pods": [{"pod", "before", "after", "change": "now fits|stops fitting|moves"}]
  *            before/after: {"node": N} or {"fits": false, "reason"} or {"running": N},
  *    "claims": [changes as insight/diff.h, claims that move],
  *    "summary": {"lost", "nowFit", "stopFitting", "moved", "claimsMoved"}} */
-json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, const dra_sched_result *rb,
-                          const dra_model *after, const dra_sched_result *ra, json_t *lost);
+json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_cluster *before, const dra_sched_result *rb,
+                          const dra_cluster *after, const dra_sched_result *ra, json_t *lost);
 /* A whole what-if: s applied to `after`, then both inputs scheduled. */
 typedef struct dra_whatif_opts {
     /* both runs' options (admit is set per run when the input has

@@ -1600,16 +1600,13 @@ static void result_objects(sched *S, const dra_model *m)
     out->objs = dra_xcalloc(S->st.nobjs + 1, sizeof *out->objs);
     if (S->o->text_results)
         out->texts = dra_xcalloc(S->st.nobjs + 1, sizeof *out->texts);
-    for (size_t i = 0; i < cl->n; i++) {
-        const dra_change *x = dra_changes_find(&S->st, cl->v[i]->json);
-        if (x && !x->deleted)
-            out->objs[out->nobjs++] = json_incref(x->obj);
-    }
-    /* claims held as records that a lookup made again (none a pending pod
-     * names or owns, which are in the model) */
-    for (size_t i = 0; S->c->taken && i < S->c->recs.nclaims; i++) {
-        const json_t *made = dra_cluster_made_claim(S->c, i);
-        const dra_change *x = made ? dra_changes_find(&S->st, made) : NULL;
+    /* the input's claims in input order: with claims held as records
+     * (every one read, the model's among them), those held as objects,
+     * given back or made again by a lookup */
+    size_t nclaims = S->c->taken ? S->c->recs.nclaims : cl->n;
+    for (size_t i = 0; i < nclaims; i++) {
+        const json_t *claim = S->c->taken ? dra_cluster_held_claim(S->c, i) : cl->v[i]->json;
+        const dra_change *x = claim ? dra_changes_find(&S->st, claim) : NULL;
         if (x && !x->deleted)
             out->objs[out->nobjs++] = json_incref(x->obj);
     }
@@ -1664,7 +1661,8 @@ static dra_err *world(const dra_cluster *c, const dra_slice_packs *packs, const 
             continue;
         json_t *tmp;
         const json_t *claim = dra_cluster_taken_claim(c, i, &tmp);
-        if (claim)
+        const json_t *al = claim ? dra_jget(claim, "status.allocation") : NULL;
+        if (al && !json_is_null(al)) /* a changed copy's may have lost it (what-if) */
             err = dra_alloc_world_add_in_use(*w, claim);
         json_decref(tmp);
     }
