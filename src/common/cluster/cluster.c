@@ -351,7 +351,7 @@ void dra_cluster_free(dra_cluster *c)
         free(c->served[i].api_version);
     free(c->served);
     dra_lc_index_free(&c->ix);
-    if (!c->recs_shared)
+    if (!c->recs_of)
         dra_compact_free(&c->recs);
     taken_free(c->taken);
     memset(c, 0, sizeof *c);
@@ -436,9 +436,10 @@ static const dra_obj *make_again(const dra_cluster *c, made *m, size_t n, size_t
 static const dra_obj *taken_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name)
 {
     struct dra_taken *t = c->taken;
+    const dra_lc_index *ix = c->recs_of ? &c->recs_of->ix : &c->ix;
     size_t i;
     if (!t || (k != DRA_KIND_POD && k != DRA_KIND_RESOURCE_CLAIM) ||
-        !dra_lc_index_first(&c->ix, k == DRA_KIND_POD ? TAG_POD_REC : TAG_CLAIM_REC, ns, name, &i))
+        !dra_lc_index_first(ix, k == DRA_KIND_POD ? TAG_POD_REC : TAG_CLAIM_REC, ns, name, &i))
         return NULL;
     if (k == DRA_KIND_POD)
         return make_again(c, &t->pods, c->recs.npods, i, c->recs.pods[i]->whole);
@@ -625,14 +626,13 @@ void dra_cluster_share_taken(dra_cluster *c, const dra_cluster *src, dra_objset 
         return;
     }
     c->recs = src->recs;
-    c->recs_shared = true;
+    c->recs_of = src;
     struct dra_taken *t = c->taken = dra_xcalloc(1, sizeof *c->taken);
     refs r = {0}; /* the claims of the Pods made again */
     size_t end = given_from(src), p = 0;
     for (size_t j = 0; j <= end; j++) {
         for (; p < c->recs.npods && st->pod_at[p] <= j; p++) {
             const dra_pod_rec *pod = c->recs.pods[p];
-            index_pod_rec(c, pod, p);
             if (!wanted(ctx, pod) || !add_again(src, pod->whole, set))
                 continue;
             for (uint32_t k = 0; k < pod->nclaims; k++)
@@ -646,7 +646,6 @@ void dra_cluster_share_taken(dra_cluster *c, const dra_cluster *src, dra_objset 
     t->claim_at = dra_xcalloc(c->recs.nclaims + 1, sizeof *t->claim_at);
     for (size_t i = 0; i < c->recs.nclaims; i++) {
         const dra_claim_rec *rec = c->recs.claims[i];
-        dra_lc_index_add(&c->ix, TAG_CLAIM_REC, rec->ns, rec->name, i);
         t->claim_at[i] = set->n;
         if (st->claim_at && st->claim_at[i] != SIZE_MAX)
             add_shared(set, &from->v[st->claim_at[i]]);
@@ -689,7 +688,8 @@ const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it)
 
 bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns)
 {
-    return dra_lc_index_find(&c->ix, TAG_POD_NS, ns, NULL) != 0;
+    return dra_lc_index_find(&c->ix, TAG_POD_NS, ns, NULL) != 0 ||
+           (c->recs_of && dra_lc_index_find(&c->recs_of->ix, TAG_POD_NS, ns, NULL) != 0);
 }
 
 const dra_compact *dra_cluster_claim_records(const dra_cluster *c, dra_compact *own)

@@ -69,7 +69,9 @@ typedef struct dra_cluster {
      * (dra_cluster_take_pod, _take_claim; not in as_records): made again as
      * objects when looked up (owned) */
     struct dra_taken *taken;
-    bool recs_shared; /* recs is another cluster's (dra_cluster_share_taken): not freed with c */
+    /* NULL, or the cluster whose records recs is (dra_cluster_share_taken):
+     * recs is not freed with c, and its index finds them by name */
+    const struct dra_cluster *recs_of;
 } dra_cluster;
 
 #define DRA_CLUSTER_INIT                                                                                               \
@@ -157,8 +159,8 @@ const json_t *dra_cluster_held_claim(const dra_cluster *c, size_t i);
  * places, and the taken claims such a Pod names (spec.resourceClaims,
  * status.resourceClaimStatuses) made again among the given-back ones, in
  * input order.  Every other taken object stays a record of src, found by
- * name in c as in src and made again for c alone when looked up.  src
- * (its records) must outlive c. */
+ * name in c through src's index and made again for c alone when looked
+ * up.  src (its records and index) must outlive c. */
 void dra_cluster_share_taken(dra_cluster *c, const dra_cluster *src, dra_objset *set,
                              bool (*wanted)(void *ctx, const dra_pod_rec *pod), void *ctx);
 
