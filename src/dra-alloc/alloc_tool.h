@@ -100,6 +100,10 @@ DRA_MUST_USE dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, in
  * pods with their names (DRA_READ_WORKLOADS, DRA_READ_IDENTITY), and
  * take_records. */
 DRA_MUST_USE dra_err *dra_alloc_read_sched(const dra_args *a, const opts *x, input *in);
+/* Every kind, with take_records, the slices held as text when packed
+ * (dra_alloc_read_packed) or as objects (PriorityClasses and
+ * ResourceQuotas kept either way): what schedule --what-if reads. */
+DRA_MUST_USE dra_err *dra_alloc_read_records(const dra_args *a, const opts *x, int flags, bool packed, input *in);
 /* The kinds allocate and capacity read: what the allocator builds its world from. */
 /* clang-format off */
 #define DRA_ALLOC_WORLD_KINDS                                                                                          \

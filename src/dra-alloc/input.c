@@ -123,6 +123,16 @@ dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint
     return dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &uses, in);
 }
 
+dra_err *dra_alloc_read_records(const dra_args *a, const opts *x, int flags, bool packed, input *in)
+{
+    in->take_records = true;
+    if (packed)
+        return dra_alloc_read_packed(a, x, flags, DRA_TOOL_ALL_KINDS, in);
+    dra_tool_uses uses = {
+        .kinds = DRA_TOOL_ALL_KINDS, .other = dra_alloc_sched_other, .take = take, .read_done = read_done, .ctx = in};
+    return dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &uses, in);
+}
+
 dra_err *dra_alloc_read_sched(const dra_args *a, const opts *x, input *in)
 {
     in->take_records = true;

@@ -52,13 +52,6 @@ static void keep_before(void *ctx, json_t *obj)
     json_decref(obj);
 }
 
-/* A Pod held as a record the changed input holds as an object: one on a
- * drained node, which loses its node and its claims' reservations. */
-static bool drained(void *ctx, const dra_pod_rec *pod)
-{
-    return dra_whatif_drained(ctx, pod->node_name);
-}
-
 dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
@@ -83,10 +76,12 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
      * a device leaves one or more files come in (slices as objects then) */
     bool packed = !x->remove_device.n && !x->add.n;
     /* bound Pods and the claims no pending Pod needs held as records (as
-     * schedule holds them), which both inputs share, when the changes
-     * alter only the Pods on drained nodes and their claims */
-    before.take_records = packed && !x->taint.n;
-    if (!e && packed)
+     * schedule holds them), which both inputs share, unless more files
+     * come in (whose Pods may need any claim) */
+    bool records = !x->add.n;
+    if (!e && records)
+        e = dra_alloc_read_records(a, x, flags, packed, &before);
+    else if (!e && packed)
         e = dra_alloc_read_packed(a, x, flags, DRA_TOOL_ALL_KINDS, &before);
     else if (!e)
         e = dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &all, &before);
@@ -95,13 +90,16 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
                             x->taint.v, x->taint.n, x->add.v,           x->add.n};
     /* the changed input: the input's objects (loaded: converted and
      * defaulted, which loading again keeps), shared until a change changes
-     * one (keep_before), with the drained Pods held as records made again,
-     * the --taint rules, the --add files */
-    if (!e && before.take_records)
+     * one (keep_before), with the Pods held as records the changes may
+     * reach made again, the --taint rules, the --add files */
+    if (!e && records)
         e = dra_alloc_index(&before);
-    if (!e && before.take_records)
-        dra_cluster_share_taken(&after.cluster, &before.cluster, &after.set, drained, &spec);
-    for (size_t i = 0; !e && !before.take_records && i < before.set.n; i++) {
+    if (!e && records) {
+        dra_whatif_reach *reach = dra_whatif_reach_new(&spec, &before.cluster);
+        dra_cluster_share_taken(&after.cluster, &before.cluster, &after.set, dra_whatif_reaches, reach);
+        dra_whatif_reach_free(reach);
+    }
+    for (size_t i = 0; !e && !records && i < before.set.n; i++) {
         const dra_obj *o = &before.set.v[i];
         dra_objset_add(&after.set, json_incref(o->json), o->file, o->doc, o->line, o->item);
     }
@@ -115,7 +113,7 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
         e = dra_tool_read(&dra_alloc_tool, a, (char *const *)x->add.v, x->add.n, flags, &after.set);
     if (!e)
         e = dra_alloc_load_set(a, x, &after);
-    if (!e && !before.take_records)
+    if (!e && !records)
         e = dra_alloc_index(&before);
     if (!e)
         e = dra_alloc_index(&after);

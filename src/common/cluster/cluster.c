@@ -588,6 +588,13 @@ const json_t *dra_cluster_held_claim(const dra_cluster *c, size_t i)
     return dra_cluster_made_claim(c, i);
 }
 
+const dra_claim_rec *dra_cluster_taken_claim_record(const dra_cluster *c, const char *ns, const char *name)
+{
+    const dra_lc_index *ix = c->recs_of ? &c->recs_of->ix : &c->ix;
+    size_t i;
+    return c->taken && name && dra_lc_index_first(ix, TAG_CLAIM_REC, ns, name, &i) ? c->recs.claims[i] : NULL;
+}
+
 /* Where the objects of src->set end and the claims given back begin. */
 static size_t given_from(const dra_cluster *src)
 {

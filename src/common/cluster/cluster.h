@@ -152,6 +152,10 @@ const json_t *dra_cluster_made_claim(const dra_cluster *c, size_t i);
  * else NULL. */
 const json_t *dra_cluster_held_claim(const dra_cluster *c, size_t i);
 
+/* The claim ns/name held as a record while the rest stay objects
+ * (dra_cluster_take_claim), or NULL. */
+const dra_claim_rec *dra_cluster_taken_claim_record(const dra_cluster *c, const char *ns, const char *name);
+
 /* A changed copy of src (loaded, its set src->set) that shares src's
  * records: set (empty, to be loaded into c, then dra_cluster_adopt) gets
  * src->set's objects (references taken) in input order, with the taken

@@ -224,6 +224,100 @@ static void taints_free(parsed_taint *pt, size_t n)
     free(pt);
 }
 
+/* The --taint values of s into pt (s->ntaint entries, zeroed): the first
+ * error when stop, else (NULL returned) the ones that parse. */
+static dra_err *parse_taints(const dra_whatif_spec *s, parsed_taint *pt, bool stop)
+{
+    for (size_t i = 0; i < s->ntaint; i++) {
+        dra_err *e = dra_whatif_taint_rule(s->taint[i], i, &pt[i].rule);
+        if (e && stop)
+            return e;
+        dra_err_free(e);
+        if (!pt[i].rule)
+            continue;
+        const json_t *ds = dra_jget(pt[i].rule, "spec.deviceSelector"), *t = dra_jget(pt[i].rule, "spec.taint");
+        const char *d = dra_jfield_str(ds, "driver"), *p = dra_jfield_str(ds, "pool"),
+                   *x = dra_jfield_str(ds, "device");
+        pt[i].driver = d ? dra_xstrdup(d) : NULL;
+        pt[i].pool = p ? dra_xstrdup(p) : NULL;
+        pt[i].device = x ? dra_xstrdup(x) : NULL;
+        pt[i].key = dra_jfield_str(t, "key");
+        pt[i].value = dra_jfield_str(t, "value");
+        pt[i].effect = dra_jfield_str(t, "effect");
+    }
+    return NULL;
+}
+
+struct dra_whatif_reach {
+    const dra_whatif_spec *s;
+    const dra_cluster *c;
+    parsed_taint *pt; /* s->ntaint entries; rule NULL: did not parse */
+};
+
+dra_whatif_reach *dra_whatif_reach_new(const dra_whatif_spec *s, const dra_cluster *c)
+{
+    dra_whatif_reach *r = dra_xcalloc(1, sizeof *r);
+    r->s = s;
+    r->c = c;
+    r->pt = dra_xcalloc(s->ntaint + 1, sizeof *r->pt);
+    dra_err_free(parse_taints(s, r->pt, false));
+    return r;
+}
+
+void dra_whatif_reach_free(dra_whatif_reach *r)
+{
+    if (!r)
+        return;
+    taints_free(r->pt, r->s->ntaint);
+    free(r);
+}
+
+/* Whether result x of a claim holds a device r's removes or taints NoExecute. */
+static bool result_reached(const dra_whatif_reach *r, const dra_rec_result *x)
+{
+    if (!x->driver || !x->pool || !x->device)
+        return false;
+    size_t dl = strlen(x->driver), pl = strlen(x->pool);
+    for (size_t i = 0; i < r->s->nremove; i++) {
+        const char *id = r->s->remove[i];
+        if (!strncmp(id, x->driver, dl) && id[dl] == '/' && !strncmp(id + dl + 1, x->pool, pl) &&
+            id[dl + 1 + pl] == '/' && !strcmp(id + dl + pl + 2, x->device))
+            return true;
+    }
+    for (size_t i = 0; i < r->s->ntaint; i++) {
+        const parsed_taint *t = &r->pt[i];
+        if (t->rule && !strcmp(t->effect, "NoExecute") &&
+            dra_taint_selector_matches(t->driver, t->pool, t->device, x->driver, x->pool, x->device))
+            return true;
+    }
+    return false;
+}
+
+static bool claim_reached(const dra_whatif_reach *r, const char *ns, const char *name)
+{
+    const dra_claim_rec *c = name ? dra_cluster_taken_claim_record(r->c, ns, name) : NULL;
+    for (uint32_t k = 0; c && k < c->nresults; k++)
+        if (result_reached(r, &c->results[k]))
+            return true;
+    return false;
+}
+
+bool dra_whatif_reaches(void *reach, const dra_pod_rec *pod)
+{
+    const dra_whatif_reach *r = reach;
+    if (dra_whatif_drained(r->s, pod->node_name))
+        return true;
+    if (!r->s->nremove && !r->s->ntaint)
+        return false;
+    for (uint32_t k = 0; k < pod->nclaims; k++)
+        if (claim_reached(r, pod->ns, pod->claims[k].claim))
+            return true;
+    for (uint32_t k = 0; k < pod->nstatuses; k++)
+        if (claim_reached(r, pod->ns, pod->statuses[k].claim))
+            return true;
+    return false;
+}
+
 /* The errors of s on m and the slices held as text (packs, or NULL), as
  * applying it would find them: drained nodes the input does not have, then
  * the first removed device it does not have (in m's slices alone). */
@@ -266,20 +360,8 @@ static dra_err *whatif_apply(dra_model *m, const dra_slice_packs *packs, const d
     *lost = json_array();
     dra_err *e = whatif_check(m, packs, s);
     parsed_taint *pt = dra_xcalloc(s->ntaint + 1, sizeof *pt);
-    for (size_t i = 0; i < s->ntaint && !e; i++) {
-        e = dra_whatif_taint_rule(s->taint[i], i, &pt[i].rule);
-        if (e)
-            break;
-        const json_t *ds = dra_jget(pt[i].rule, "spec.deviceSelector"), *t = dra_jget(pt[i].rule, "spec.taint");
-        const char *d = dra_jfield_str(ds, "driver"), *p = dra_jfield_str(ds, "pool"),
-                   *x = dra_jfield_str(ds, "device");
-        pt[i].driver = d ? dra_xstrdup(d) : NULL;
-        pt[i].pool = p ? dra_xstrdup(p) : NULL;
-        pt[i].device = x ? dra_xstrdup(x) : NULL;
-        pt[i].key = dra_jfield_str(t, "key");
-        pt[i].value = dra_jfield_str(t, "value");
-        pt[i].effect = dra_jfield_str(t, "effect");
-    }
+    if (!e)
+        e = parse_taints(s, pt, true);
     /* which running pods lose their devices (before anything changes) */
     const dra_model_list *pods = dra_model_kind(m, DRA_KIND_POD);
     json_t *losing = json_array(); /* pod objects, parallel to *lost */

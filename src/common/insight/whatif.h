@@ -56,6 +56,19 @@ DRA_MUST_USE dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, j
 /* Whether node `name` is drained by s. */
 bool dra_whatif_drained(const dra_whatif_spec *s, const char *name);
 
+/* Which Pods held as records in c (dra_cluster_take_pod) s may change,
+ * for a changed copy of c that shares its records (dra_cluster_share_taken
+ * wants them as objects): a running Pod on a drained node, or one that
+ * names a claim held as a record with a device s removes or taints
+ * NoExecute (whether the claim tolerates the taint aside).  Borrows s and
+ * c; a --taint value that does not parse is left out (applying s says
+ * so).  Free with dra_whatif_reach_free. */
+typedef struct dra_whatif_reach dra_whatif_reach;
+dra_whatif_reach *dra_whatif_reach_new(const dra_whatif_spec *s, const dra_cluster *c);
+/* reach a dra_whatif_reach (the callback's shape). */
+bool dra_whatif_reaches(void *reach, const dra_pod_rec *pod);
+void dra_whatif_reach_free(dra_whatif_reach *r);
+
 /* The report of two scheduling runs, before (the input) and after (the
  * changed input, which may share the records of `before`: see
  * dra_cluster_share_taken):
