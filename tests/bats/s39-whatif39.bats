@@ -40,3 +40,12 @@ load held # fleet_in_use, rss_measurable, rss_mib
     run jq -c '[.summary.lost, .summary.moved, .lost[0].pod, .lost[0].reason, .claims[0].name]' "$d/out"
     assert_output '[1,1,"bench/p25","device gpu.example.com/node-5/gpu-0 removed","p25-gpu-00019"]'
 }
+
+@test "what-if --drain: Pods held as records and a PodGroup member lose their devices in input order" {
+    run -1 --separate-stderr "$DRA_BIN/dra-alloc" schedule --feature-gates GenericWorkload=true \
+        --now 2026-01-01T00:00:00Z --what-if --drain node-b -o json "$EXAMPLES/cluster/"*.yaml \
+        "$BATS_TEST_DIRNAME/../data/podgroup/group.yaml" "$BATS_TEST_DIRNAME/../data/records/whatif-mix.yaml"
+    printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/out"
+    run jq -c '[[.lost[].pod], [.claims[] | [.name, .change]]]' "$BATS_TEST_TMPDIR/out"
+    assert_output '[["default/c1-pod","default/c2-pod","default/c3-pod"],[["c1","changed"],["c2","changed"],["c3","changed"]]]'
+}
