@@ -4,7 +4,9 @@
  *
  * A dra_cluster borrows the objects of a dra_objset (which must outlive it)
  * and owns its index arrays and the records of the kinds it holds as
- * records (`recs`): free it with dra_cluster_free().  Objects
+ * records (`recs`), unless it shares another cluster's (`recs_of`, the
+ * changed input of --what-if: that cluster must outlive it): free it with
+ * dra_cluster_free().  Objects
  * keep the input order inside each kind, so "first match wins" rules of
  * upstream (orphan lookup, ...) follow the order of the dump.
  *

@@ -14,8 +14,10 @@
  * its claims lose their reservation for it, and their allocation when no
  * other pod keeps them: the scheduler places it again if it can.
  *
- * Ownership: models are borrowed (dra_whatif_apply changes the objects of
- * the model it is given); reports belong to the caller.  Nothing prints.
+ * Ownership: models and clusters are borrowed (dra_whatif_apply changes
+ * the objects of the model it is given; dra_whatif_report reads the two
+ * clusters, the input's and the changed one); reports belong to the
+ * caller.  Nothing prints.
  */
 #ifndef DRA_INSIGHT_WHATIF_H
 #define DRA_INSIGHT_WHATIF_H
