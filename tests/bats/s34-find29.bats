@@ -58,8 +58,9 @@ C="$EXAMPLES/cluster"
     assert_line "gpu.example.com/node-a/gpu-0"
     run --separate-stderr "$DRA_BIN/dra-select" lint -f "$C/slices.yaml" --filename="$C/classes.yaml" -f"$C/claims.yaml"
     assert_success
-    expected=$("$DRA_BIN/dra-alloc" schedule -o json "$C" 2>/dev/null) || true
-    run --separate-stderr "$DRA_BIN/dra-alloc" schedule -o json -f "$C"
+    # the same --now: allocationTimestamp is the clock's second otherwise
+    expected=$("$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o json "$C" 2>/dev/null) || true
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o json -f "$C"
     [[ -n $expected ]]
     assert_output "$expected"
     run --separate-stderr "$DRA_BIN/dra-slice" validate -f - <"$C/slices.yaml"
