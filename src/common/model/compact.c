@@ -98,7 +98,7 @@ void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, cons
 {
     if (!w)
         return;
-    w->file = o->file;
+    w->file = dra_compact_str(cp, o->file); /* the set that read it may go first */
     w->doc = o->doc;
     w->line = o->line;
     w->item = o->item;

@@ -38,7 +38,7 @@
 
 /* Where a record's object came from, and its text when kept whole. */
 typedef struct dra_rec_whole {
-    const char *file;    /* as dra_obj.file (borrowed from the set); NULL when not placed */
+    const char *file;    /* as dra_obj.file, interned in the dra_compact; NULL when not placed */
     int doc, line, item; /* as dra_obj's */
     const char *served;  /* the apiVersion the input used when reading converted it, else NULL */
     uint64_t at;         /* the text: offset in the temporary file, or its address in the arena */
