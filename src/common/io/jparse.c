@@ -190,6 +190,40 @@ static inline uint64_t special_bytes(uint64_t w)
     return ((quote - ONES) & ~quote) | ((bslash - ONES) & ~bslash) | ((w - ONES * 0x20) & ~w) | w;
 }
 
+/* The offset of the lowest byte whose high bit is set in m (not 0). */
+static inline unsigned first_byte(uint64_t m)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (unsigned)__builtin_clzll(m) >> 3;
+#else
+    return (unsigned)__builtin_ctzll(m) >> 3;
+#endif
+}
+
+const char *dra_json_string_stop(const char *p, const char *end)
+{
+    while (end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t quote = w ^ ONES * '"', bslash = w ^ ONES * '\\';
+        uint64_t m = (((quote - ONES) & ~quote) | ((bslash - ONES) & ~bslash)) & HIGHS;
+        if (m)
+            return p + first_byte(m);
+        p += 8;
+    }
+    while (p < end && *p != '"' && *p != '\\')
+        p++;
+    return p;
+}
+
+size_t dra_json_space_len(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        i++;
+    return i;
+}
+
 static bool string_escaped(jp *s, const char *q, bool high, const char **out, size_t *len);
 
 /* Append n bytes at p to b as Go's encoding/json reads them: each byte
@@ -224,11 +258,7 @@ static bool string(jp *s, const char **out, size_t *len)
             memcpy(&w, q, 8);
             uint64_t m = special_bytes(w) & HIGHS;
             if (m) {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-                q += (unsigned)__builtin_clzll(m) >> 3;
-#else
-                q += (unsigned)__builtin_ctzll(m) >> 3;
-#endif
+                q += first_byte(m);
                 break;
             }
             q += 8;
@@ -773,14 +803,11 @@ json_t *dra_json_parse_hashed(const char *p, size_t n, int max_depth, size_t *us
 json_t *dra_json_loadb(const char *p, size_t n, size_t flags, json_error_t *err)
 {
     DRA_ASSERT((flags & ~(size_t)JSON_REJECT_DUPLICATES) == 0);
-    size_t i = 0, used = 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
+    size_t i = dra_json_space_len(p, n), used = 0;
     json_t *v = parse(p + i, n - i, LOADB_DEPTH, &used, NULL, NULL, true);
     if (v) {
-        for (i += used; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'); i++)
-            ;
-        if (i == n)
+        i += used;
+        if (dra_json_space_len(p + i, n - i) == n - i)
             return v;
         json_decref(v); /* more after the value: jansson's error */
     }
@@ -795,11 +822,8 @@ static const char *skip_array(const char *p, const char *end)
     while (p < end) {
         char c = *p++;
         if (c == '"') {
-            while (p < end && *p != '"') {
-                if (*p == '\\')
-                    p++;
-                p++;
-            }
+            while ((p = dra_json_string_stop(p, end)) < end && *p == '\\')
+                p += 2;
             if (p >= end)
                 return NULL;
             p++;

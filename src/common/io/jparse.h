@@ -64,6 +64,12 @@ int dra_json_scan_number(const char **p, const char *end, json_int_t *ival, doub
  * Not an integer too big for json_int_t, nor one at DBL_MAX. */
 bool dra_json_jansson_real(const char *t, size_t n, double d);
 
+/* The first quote or backslash in p[0..end), or end: how far the bytes
+ * of a string can be passed over unread (when only its end is sought). */
+const char *dra_json_string_stop(const char *p, const char *end);
+/* The bytes of JSON white space (space, tab, CR, LF) that start p[0..n). */
+size_t dra_json_space_len(const char *p, size_t n);
+
 /* A List read item by item: the object at p (as dra_json_parse takes it)
  * without its top-level member "items", whose value must be an array: its
  * text is p[*items_off .. + *items_len) (the brackets included), its

@@ -46,8 +46,7 @@ static bool opens_json(const char *data, size_t len, size_t *bom, size_t *p)
     *bom = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     if (*p < *bom)
         *p = *bom;
-    while (*p < len && dra_json_space(data[*p]))
-        (*p)++;
+    *p += dra_json_space_len(data + *p, len - *p);
     return *p < len && (data[*p] == '{' || data[*p] == '[');
 }
 

@@ -12,7 +12,6 @@
 #include "base/utf8.h"
 #include "jdups.h"
 #include "jsyntax.h"
-#include "tape.h"
 
 static int depth_of(const json_t *v, int limit)
 {
@@ -279,19 +278,13 @@ static dra_err *json_document(reader *r, const char *p, size_t n, int doc, int l
     return NULL;
 }
 
-bool dra_json_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
 dra_err *dra_read_json_stream(reader *r, const char *data, size_t len)
 {
     size_t off = 0;
     int line = 1, col = 1, doc = 0;
     for (;;) {
         size_t start = off;
-        while (off < len && dra_json_space(data[off]))
-            off++;
+        off += dra_json_space_len(data + off, len - off);
         advance_lines(data + start, off - start, &line, &col);
         if (off >= len)
             return NULL;
@@ -329,8 +322,8 @@ static bool scan_value(value_scan *s, const char *p, size_t n)
     while (i < n) {
         if (in_string) {
             /* the bulk of a document: runs of plain string bytes */
-            while (i < n && p[i] != '"' && p[i] != '\\' && !escape)
-                i++;
+            if (!escape)
+                i = (size_t)(dra_json_string_stop(p + i, p + n) - p);
             if (i >= n)
                 break;
             char c = p[i++];
@@ -500,103 +493,18 @@ static dra_err *flatten_waiting(reader *r, list_queue *lists, const char *text, 
     return e;
 }
 
-/* The envelope of a List on a tape (the document without its "items",
- * which must be an array: *items its token), as dra_json_parse_envelope
- * reads it: NULL for an escaped key or a repeated one. */
-static json_t *tape_envelope(const dra_tape *t, const char *text, size_t *items)
-{
-    const dra_tape_tok *root = &t->tok[0];
-    *items = SIZE_MAX;
-    if (root->type != DRA_TAPE_OBJECT)
-        return NULL;
-    json_t *env = json_object();
-    for (size_t k = 1; k < root->next;) {
-        const dra_tape_tok *key = &t->tok[k];
-        size_t v = k + 1;
-        k = dra_tape_skip(t, v);
-        bool is_items = key->n == 5 && memcmp(key->v.s, "items", 5) == 0;
-        if (key->v.s != text + key->off + 1 || (is_items && *items != SIZE_MAX) ||
-            (is_items && json_object_get(env, "items"))) {
-            json_decref(env);
-            return NULL;
-        }
-        if (is_items && t->tok[v].type == DRA_TAPE_ARRAY) {
-            *items = v;
-            continue;
-        }
-        json_t *x = dra_tape_tree(t, v);
-        size_t before = json_object_size(env);
-        if (!x || json_object_setn_new_nocheck(env, key->v.s, key->n, x) != 0 || json_object_size(env) == before ||
-            (is_items && *items != SIZE_MAX)) {
-            json_decref(env);
-            return NULL;
-        }
-    }
-    if (*items == SIZE_MAX) {
-        json_decref(env);
-        return NULL;
-    }
-    return env;
-}
-
-/* stream_list for a document the tape took (the text is valid JSON, its
- * items folded): each item read on its own, as a line of JSON Lines is
- * (its content hash while parsing, the leaves it repeats shared). */
-static dra_err *stream_list_tape(reader *r, const dra_tape *t, const char *text, int doc, int line, int col,
-                                 bool *taken, size_t *used)
-{
-    size_t items;
-    json_t *env = tape_envelope(t, text, &items);
-    *taken = env && dra_docs_is_list_kind(env);
-    if (!*taken) {
-        json_decref(env);
-        return NULL;
-    }
-    *used = (size_t)t->tok[0].v.end;
-    if (!r->leaves)
-        r->leaves = dra_json_interner_bounded(STREAM_LEAVES);
-    int l = line, c = col;
-    const char *at = text, *end = text + t->tok[items].v.end - 1; /* the closing bracket */
-    dra_err *e = NULL;
-    list_queue lists = {0};
-    size_t i = 0;
-    for (size_t k = items + 1; !e && k < t->tok[items].next; k = dra_tape_skip(t, k), i++) {
-        const char *p = text + t->tok[k].off;
-        advance_lines(at, (size_t)(p - at), &l, &c);
-        at = p;
-        size_t n = 0;
-        json_t *item = *p == '{'
-                           ? dra_json_parse_hashed(p, (size_t)(end - p), DRA_MAX_DEPTH - 2, &n, r->leaves, &r->doc_hash)
-                           : NULL;
-        r->hashed = item;
-        if (!item)
-            e = list_item_or_error(r, p, (size_t)(end - p), doc, line, col, l, c, i, &item, &n);
-        if (!e)
-            e = list_item_out(r, env, item, text, p, n, doc, l, i, &lists);
-    }
-    r->hashed = NULL;
-    if (!e)
-        e = flatten_waiting(r, &lists, text, *used, doc, line);
-    dra_docs_queue_free(&lists);
-    json_decref(env);
-    return e;
-}
-
 /* A big JSON object that is a List (kubectl get -o json): its items handed
  * out one at a time from the document's text, each the source of its own
  * field lines, instead of building the whole List first.  *taken: it was a
- * List with an array of items (else nothing was done).  Text the tape
- * takes is read through it; other text item by item, for the errors of
- * the items before a bad one. */
+ * List with an array of items (else nothing was done).  The envelope is
+ * read with the items' brackets counted, then each item is parsed as a
+ * line of JSON Lines is (its content hash while parsing, the leaves it
+ * repeats shared), once; the items before a bad one are handed out, then
+ * its error. */
 static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, int line, int col, bool *taken,
                             size_t *used)
 {
-    dra_tape tape = DRA_TAPE_INIT;
-    bool ok = dra_tape_parse_list(&tape, text, len, DRA_MAX_DEPTH, used);
-    dra_err *e = ok ? stream_list_tape(r, &tape, text, doc, line, col, taken, used) : NULL;
-    dra_tape_free(&tape);
-    if (ok)
-        return e;
+    dra_err *e = NULL;
     size_t ioff, ilen;
     json_t *env = dra_json_parse_envelope(text, len, DRA_MAX_DEPTH, used, &ioff, &ilen);
     *taken = env && dra_docs_is_list_kind(env);
@@ -604,19 +512,18 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
         json_decref(env);
         return NULL;
     }
+    if (!r->leaves)
+        r->leaves = dra_json_interner_bounded(STREAM_LEAVES);
     int l = line, c = col;
     advance_lines(text, ioff + 1, &l, &c);
     const char *p = text + ioff + 1, *end = text + ioff + ilen - 1; /* inside the brackets */
     list_queue lists = {0};                                         /* Lists among the items: flattened after them */
     for (size_t i = 0; !e; i++) {
-        const char *q = p;
-        while (q < end && dra_json_space(*q))
-            q++;
+        const char *q = p + dra_json_space_len(p, (size_t)(end - p));
         bool comma = i > 0 && q < end && *q == ',';
         if (comma) {
             q++;
-            while (q < end && dra_json_space(*q))
-                q++;
+            q += dra_json_space_len(q, (size_t)(end - q));
         }
         if ((i > 0 && q < end && !comma) || (comma && q >= end)) {
             /* not a list of values: jansson's error for the whole document */
@@ -634,7 +541,10 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
         if (p >= end)
             break;
         size_t n = 0;
-        json_t *item = *p == '{' ? dra_json_parse(p, (size_t)(end - p), DRA_MAX_DEPTH - 2, &n) : NULL;
+        json_t *item = *p == '{'
+                           ? dra_json_parse_hashed(p, (size_t)(end - p), DRA_MAX_DEPTH - 2, &n, r->leaves, &r->doc_hash)
+                           : NULL;
+        r->hashed = item;
         if (!item)
             e = list_item_or_error(r, p, (size_t)(end - p), doc, line, col, l, c, i, &item, &n);
         if (!e)
@@ -644,6 +554,7 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
         advance_lines(p, n, &l, &c);
         p += n;
     }
+    r->hashed = NULL;
     if (!e)
         e = flatten_waiting(r, &lists, text, *used, doc, line);
     dra_docs_queue_free(&lists);
@@ -659,9 +570,7 @@ dra_err *dra_stream_json(reader *r, inbuf *b)
     for (;;) {
         for (;;) {
             const char *p = b->data + b->start;
-            size_t n = b->len - b->start, i = 0;
-            while (i < n && dra_json_space(p[i]))
-                i++;
+            size_t n = b->len - b->start, i = dra_json_space_len(p, n);
             advance_lines(p, i, &line, &col);
             b->start += i;
             if (b->start < b->len || b->eof)

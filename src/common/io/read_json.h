@@ -5,8 +5,6 @@
 
 #include "docs.h"
 
-/* JSON's white space. */
-bool dra_json_space(char c);
 /* The JSON values of data[0..len), one after another, to r. */
 DRA_MUST_USE dra_err *dra_read_json_stream(reader *r, const char *data, size_t len);
 

@@ -102,14 +102,6 @@ static bool item_line(dra_buf *b, const dra_tape *t, size_t i, const char *av, c
     return true;
 }
 
-static bool only_space(const char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
-            return false;
-    return true;
-}
-
 /* Item i (token j) as a normalised tree to fn. */
 static dra_err *item_tree(const dra_kube_resource *r, const char *version, const dra_tape *t, const char *p, size_t j,
                           dra_kube_line_fn fn, void *ud)
@@ -134,13 +126,11 @@ bool dra_kube_list_page_lines(const dra_kube_resource *r, const char *version, c
                               dra_kube_line_fn fn, void *ud, char **lrv, char **cont, dra_err **err)
 {
     *err = NULL;
-    size_t i = 0, used = 0;
-    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-        i++;
+    size_t i = dra_json_space_len(text, len), used = 0;
     const char *p = text + i;
     dra_tape t = DRA_TAPE_INIT;
     t.as_jansson = true;
-    if (!dra_tape_parse(&t, p, len - i, LINES_DEPTH, &used) || !only_space(p + used, len - i - used) ||
+    if (!dra_tape_parse(&t, p, len - i, LINES_DEPTH, &used) || dra_json_space_len(p + used, len - i - used) != len - i - used ||
         t.tok[0].type != DRA_TAPE_OBJECT || !dra_tape_keys_unique(&t, 0)) {
         dra_tape_free(&t);
         return false;
