@@ -191,22 +191,35 @@ const json_t *dra_vget(const json_t *obj, const char *key)
     return json_is_null(x) ? NULL : x;
 }
 
+bool dra_vmemo_fill(vmemo *m, const json_t *obj)
+{
+    m->obj = NULL;
+    m->n = 0;
+    if (!json_is_object(obj) || json_object_size(obj) > DRA_VMEMO_KEYS)
+        return false;
+    for (void *it = json_object_iter((json_t *)obj); it; it = json_object_iter_next((json_t *)obj, it)) {
+        m->key[m->n] = json_object_iter_key(it);
+        if (strlen(m->key[m->n]) != json_object_iter_key_len(it)) /* a NUL inside: jansson's lookup */
+            return false;
+        m->val[m->n++] = json_object_iter_value(it);
+    }
+    m->obj = obj;
+    return true;
+}
+
+const json_t *dra_vmemo_get(const vmemo *m, const char *key)
+{
+    for (size_t j = 0; j < m->n; j++)
+        if (m->key[j][0] == key[0] && strcmp(m->key[j], key) == 0)
+            return m->val[j];
+    return NULL;
+}
+
 size_t dra_vmemo_push(vctx *v, const json_t *obj)
 {
     size_t mark = v->nmemo;
-    if (mark == DRA_VMEMO_DEPTH || !json_is_object(obj) || json_object_size(obj) > DRA_VMEMO_KEYS)
-        return mark;
-    vmemo *m = &v->memo[v->nmemo++];
-    m->obj = obj;
-    m->n = 0;
-    for (void *it = json_object_iter((json_t *)obj); it; it = json_object_iter_next((json_t *)obj, it)) {
-        m->key[m->n] = json_object_iter_key(it);
-        if (strlen(m->key[m->n]) != json_object_iter_key_len(it)) { /* a NUL inside: jansson's lookup */
-            v->nmemo = mark;
-            return mark;
-        }
-        m->val[m->n++] = json_object_iter_value(it);
-    }
+    if (mark < DRA_VMEMO_DEPTH && dra_vmemo_fill(&v->memo[mark], obj))
+        v->nmemo++;
     return mark;
 }
 
@@ -221,10 +234,8 @@ const json_t *dra_vfield(vctx *v, const json_t *obj, const char *key)
         const vmemo *m = &v->memo[i];
         if (m->obj != obj)
             continue;
-        for (size_t j = 0; j < m->n; j++)
-            if (m->key[j][0] == key[0] && strcmp(m->key[j], key) == 0)
-                return json_is_null(m->val[j]) ? NULL : m->val[j];
-        return NULL;
+        const json_t *x = dra_vmemo_get(m, key);
+        return json_is_null(x) ? NULL : x;
     }
     return dra_vget(obj, key);
 }

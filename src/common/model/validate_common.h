@@ -133,6 +133,13 @@ const json_t *dra_vfield(vctx *v, const json_t *obj, const char *key); /* dra_vg
  * DRA_VMEMO_KEYS members, and blocks nested deeper than DRA_VMEMO_DEPTH,
  * take jansson's lookup. */
 size_t dra_vmemo_push(vctx *v, const json_t *obj);
+/* The members of obj into m (m->obj = obj); false (m->obj NULL) for what
+ * takes jansson's lookup: not an object, more than DRA_VMEMO_KEYS members,
+ * a key with a NUL inside.  m borrows obj's keys and values: it holds
+ * while obj is not changed. */
+bool dra_vmemo_fill(vmemo *m, const json_t *obj);
+/* The value of key in a filled memo (a null as it is), NULL when absent. */
+const json_t *dra_vmemo_get(const vmemo *m, const char *key);
 void dra_vmemo_pop(vctx *v, size_t mark);
 #define V_MEMO(v, obj) V_MEMO_(v, obj, __COUNTER__)
 #define V_MEMO_(v, obj, c) V_MEMO__(v, obj, c)

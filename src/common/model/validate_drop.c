@@ -19,6 +19,10 @@ typedef struct dropper {
     bool warn;
     bool stored_gates; /* only the fields of the gates dra_drop_disabled_fields drops */
     dra_err *warnings;
+    /* the members of the object drop() last looked in (a device is asked
+     * for a dozen fields, most of them absent); emptied whenever anything
+     * is deleted, so that it never outlives what it points into */
+    vmemo memo;
 } dropper;
 
 /* The gates whose fields the tools drop from the objects they use (see
@@ -68,12 +72,15 @@ static void drop(dropper *d, json_t *obj, const char *key, dra_feature gate, con
 {
     if (!acts_on(d, gate))
         return;
-    json_t *v = json_object_get(obj, key);
+    if (d->memo.obj != obj)
+        dra_vmemo_fill(&d->memo, obj);
+    const json_t *v = d->memo.obj == obj ? dra_vmemo_get(&d->memo, key) : json_object_get(obj, key);
     if (!v || json_is_null(v))
         return;
     d->found = true;
     if (d->apply) {
         say(d, gate, "field", "%s%s%s", at, *at ? "." : "", key);
+        d->memo.obj = NULL;
         json_object_del(obj, key);
     }
 }
@@ -126,8 +133,10 @@ static void drop_slice(dropper *d, json_t *spec)
     {
         if (!json_is_object(dev))
             continue;
-        dra_path_pop(&path, strlen("spec.devices"));
-        dra_path_index(&path, i);
+        if (d->apply) { /* the path is only said */
+            dra_path_pop(&path, strlen("spec.devices"));
+            dra_path_index(&path, i);
+        }
         const char *at = path.data;
         if (dropping(d, DRA_FEATURE_DEVICE_TAINTS))
             drop(d, dev, "taints", DRA_FEATURE_DEVICE_TAINTS, at);
@@ -144,8 +153,8 @@ static void drop_slice(dropper *d, json_t *spec)
         if (dropping(d, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
             drop(d, dev, "allowMultipleAllocations", DRA_FEATURE_CONSUMABLE_CAPACITY, at);
             const char *k;
-            json_t *c;
-            json_object_foreach(json_object_get(dev, "capacity"), k, c) {
+            json_t *c, *caps = json_object_get(dev, "capacity"); /* the macro names it at each step */
+            json_object_foreach(caps, k, c) {
                 if (!json_is_object(c))
                     continue;
                 char *cat = dra_xasprintf("%s.capacity[%s]", at, k);
@@ -172,8 +181,8 @@ static void drop_slice(dropper *d, json_t *spec)
              * attribute holds; one warning an attribute */
             static const char *const lists[] = {"bools", "ints", "strings", "versions"};
             const char *k;
-            json_t *a;
-            json_object_foreach(json_object_get(dev, "attributes"), k, a) {
+            json_t *a, *attrs = json_object_get(dev, "attributes"); /* the macro names it at each step */
+            json_object_foreach(attrs, k, a) {
                 if (!json_is_object(a) || !has_list_value(a))
                     continue;
                 char names[40] = "";
@@ -185,6 +194,7 @@ static void drop_slice(dropper *d, json_t *spec)
                     if (!d->apply)
                         continue;
                     snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "", lists[l]);
+                    d->memo.obj = NULL;
                     json_object_del(a, lists[l]);
                 }
                 if (*names) {
@@ -343,7 +353,7 @@ static void drop_object(dropper *d, json_t *obj, dra_kind kind)
 
 json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features *features)
 {
-    dropper d = {features, false, false, false, false, NULL};
+    dropper d = {features, false, false, false, false, NULL, {0}};
     drop_object(&d, (json_t *)obj, kind); /* only looks */
     if (!d.found)
         return NULL;
@@ -351,13 +361,14 @@ json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features
     if (!copy)
         return NULL;
     d.apply = true;
+    d.memo.obj = NULL;
     drop_object(&d, copy, kind);
     return copy;
 }
 
 dra_err *dra_drop_disabled_fields(json_t *obj, dra_kind kind, const dra_features *features)
 {
-    dropper d = {features, true, false, true, true, NULL};
+    dropper d = {features, true, false, true, true, NULL, {0}};
     drop_object(&d, obj, kind);
     return d.warnings;
 }

@@ -1006,7 +1006,8 @@ static bool any_advanced(const json_t *devices)
             return true;
         const char *name;
         const json_t *a;
-        json_object_foreach((json_t *)json_object_get(d, "attributes"), name, a) {
+        json_t *attrs = json_object_get(d, "attributes"); /* the macro names it at each step */
+        json_object_foreach(attrs, name, a) {
             const json_t *f[AF_COUNT];
             attr_fields(a, f);
             for (int k = AF_INTS; k <= AF_VERSIONS; k++)
