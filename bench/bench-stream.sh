@@ -81,7 +81,8 @@ for line in open(sys.argv[1]):
         d["capacity"]["compute"] = {"value": "%d" % (100 + n)}
     print(json.dumps(o, separators=(",", ":")))
 PY
-echo "JSON Lines read + validate, ours against a Python json.loads loop (reading only); cpu ratio < 1 is faster;"
+echo "JSON Lines read + validate, ours against a Python json.loads loop (reading only); cpu ratio < 1 is faster"
+echo "(target: a third of Python's CPU, the unique-values fleet the issue's case);"
 echo "medians of $RUNS interleaved runs"
 bench_header
 for f in f100k "f400k" u100k; do
@@ -92,7 +93,7 @@ for f in f100k "f400k" u100k; do
     esac
     versus "$T/a" "$T/b" "$B/dra-slice" validate "$T/$f.jsonl" -- "$PY" "$T/loop.py" "$T/$f.jsonl"
     row "$what ($(($(stat -c %s "$T/$f.jsonl") / 1000000)) MB)" "$(median "$T/a")" "python" "$(median "$T/b")" \
-        "cpu ratio <= 1" "" jsonl-validate
+        "cpu ratio <= 0.33" "" jsonl-validate
 done
 
 # as_list JSONL: the same objects as one kubectl List (kubectl get -o json)
