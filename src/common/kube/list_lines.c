@@ -130,8 +130,9 @@ bool dra_kube_list_page_lines(const dra_kube_resource *r, const char *version, c
     const char *p = text + i;
     dra_tape t = DRA_TAPE_INIT;
     t.as_jansson = true;
-    if (!dra_tape_parse(&t, p, len - i, LINES_DEPTH, &used) || dra_json_space_len(p + used, len - i - used) != len - i - used ||
-        t.tok[0].type != DRA_TAPE_OBJECT || !dra_tape_keys_unique(&t, 0)) {
+    if (!dra_tape_parse(&t, p, len - i, LINES_DEPTH, &used) ||
+        dra_json_space_len(p + used, len - i - used) != len - i - used || t.tok[0].type != DRA_TAPE_OBJECT ||
+        !dra_tape_keys_unique(&t, 0)) {
         dra_tape_free(&t);
         return false;
     }
