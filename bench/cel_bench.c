@@ -9,8 +9,8 @@
  * (the device converted once), then one per selector with the conversion
  * included, as dra-alloc pays it for a device it meets for the first time:
  * "cx <name> <ns/device> <allocations/device>" (from the device's compact
- * JSON text, as the allocator holds a packed slice's device: read, build,
- * match, free; see device_from_text), and "ct <name> <ns/device>" for
+ * JSON text and the facts its packed slice holds with it, as the allocator
+ * meets a packed slice's device: build, match, free; see device_from_text), and "ct <name> <ns/device>" for
  * the same through a jansson tree of the text (the tools' path before
  * they built devices from text), then
  * "conv device <ns/device> <allocations/device> <bytes/device>" for
@@ -24,6 +24,7 @@
 #include "cel/dra.h"
 #include "io/jparse.h"
 #include "io/json.h"
+#include "model/packed.h"
 
 static size_t allocations;
 
@@ -69,11 +70,11 @@ static const struct {
 };
 
 /* A packed device as dra-alloc meets it for a selector (alloc/cel_eval.c
- * c_match_text): built from its text. */
+ * c_match_text): built from its text and the facts its slice holds. */
 static cel_dra_device *device_from_text(const char *text, size_t len, dra_arena *scratch)
 {
     static const cel_dra_convert as_1_37 = {0};
-    return cel_dra_device_build_text(text, len, "test-driver.cdi.k8s.io", scratch, &as_1_37);
+    return cel_dra_device_build_packed(text, len, "test-driver.cdi.k8s.io", scratch, &as_1_37);
 }
 
 int main(int argc, char **argv)
@@ -84,8 +85,14 @@ int main(int argc, char **argv)
     json_t *dev = json_loads("{\"name\": \"device-1\", \"attributes\": {\"driverVersion\": {\"version\": \"1.0.0\"},"
                              " \"model\": {\"string\": \"test\"}}, \"capacity\": {\"memory\": {\"value\": \"8Gi\"}}}",
                              0, &je);
-    dra_buf text = DRA_BUF_INIT; /* the device as a packed slice holds it (model/packed.c) */
-    dra_json_write_compact(&text, dev);
+    /* the device as a packed slice holds it (model/packed.c) */
+    json_t *slice = json_pack("{s:{s:s,s:[O]}}", "spec", "driver", "test-driver.cdi.k8s.io", "devices", dev);
+    dra_slice_packs packs = {0};
+    dra_slice_pack(&packs, slice);
+    json_decref(slice);
+    dra_buf text = DRA_BUF_INIT;
+    const char *packed = dra_packed_next(packs.v[0], NULL);
+    dra_buf_append(&text, packed, strlen(packed));
     cel_env *env = cel_dra_env_new(NULL);
     cel_dra_device *d = cel_dra_device_new(dev, "test-driver.cdi.k8s.io");
     int rc = 0;
@@ -134,7 +141,7 @@ int main(int argc, char **argv)
             before = allocations;
             t0 = now_ns();
             for (long i = 0; i < n; i++) {
-                cel_dra_device *x = device_from_text(text.data, text.len, &xs);
+                cel_dra_device *x = device_from_text(packed, text.len, &xs);
                 dra_err_free(cel_dra_match(p, x, &matched));
                 cel_dra_device_free(x);
             }
@@ -183,5 +190,6 @@ int main(int argc, char **argv)
     cel_env_free(env);
     json_decref(dev);
     dra_buf_free(&text);
+    dra_slice_packs_free(&packs);
     return rc;
 }

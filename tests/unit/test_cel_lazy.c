@@ -7,6 +7,7 @@
 
 #include "cel/dra.h"
 #include "io/json.h"
+#include "model/packed.h"
 #include "unit.h"
 
 static const char *perf_device =
@@ -55,6 +56,22 @@ static cel_dra_device *from_text(const json_t *j, const char *driver, const cel_
     cel_dra_device *d = cel_dra_device_build_text(b.data ? b.data : "", b.len, driver, &scratch, how);
     dra_arena_free(&scratch);
     dra_buf_free(&b); /* the device keeps a copy */
+    return d;
+}
+
+/* The device of tree j as dra-alloc builds it from a packed slice: its
+ * text and the facts packed with it (kept in *packs, which the device
+ * borrows). */
+static cel_dra_device *from_packed(const json_t *j, const char *driver, const cel_dra_convert *how,
+                                   dra_slice_packs *packs)
+{
+    json_t *slice = json_pack("{s:{s:[O]}}", "spec", "devices", j);
+    dra_slice_pack(packs, slice);
+    json_decref(slice);
+    const char *text = dra_packed_next(packs->v[packs->n - 1], NULL);
+    dra_arena scratch = DRA_ARENA_INIT;
+    cel_dra_device *d = cel_dra_device_build_packed(text, strlen(text), driver, &scratch, how);
+    dra_arena_free(&scratch);
     return d;
 }
 
@@ -240,16 +257,23 @@ UNIT_TEST(lazy_matches_full_conversion)
             cel_dra_device *lazy = cel_dra_device_new(j, "gpu.example.com");
             cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
             cel_dra_device *text = from_text(j, "gpu.example.com", &(cel_dra_convert){0});
+            dra_slice_packs packs = {0};
+            cel_dra_device *pk = from_packed(j, "gpu.example.com", &(cel_dra_convert){0}, &packs);
             (void)cel_dra_device_value(full);
-            char a[512], b[512], c[512], t[512];
+            char a[512], b[512], c[512], t[512], k[512];
             answer(p, lazy, a, sizeof a);
             answer(p, full, b, sizeof b);
             general(p, full, c, sizeof c);
             answer(p, text, t, sizeof t);
-            if (strcmp(a, b) || strcmp(a, t) || (strcmp(c, "other") && strcmp(a, c)))
-                fprintf(stderr, "device %zu, %s: lazy %s, full %s, evaluator %s, text %s\n", i, sels[s], a, b, c, t);
+            answer(p, pk, k, sizeof k);
+            if (strcmp(a, b) || strcmp(a, t) || strcmp(a, k) || (strcmp(c, "other") && strcmp(a, c)))
+                fprintf(stderr, "device %zu, %s: lazy %s, full %s, evaluator %s, text %s, packed %s\n", i, sels[s], a,
+                        b, c, t, k);
             CHECK_STR(a, b);
             CHECK_STR(a, t);
+            CHECK_STR(a, k);
+            cel_dra_device_free(pk);
+            dra_slice_packs_free(&packs);
             if (strcmp(c, "other"))
                 CHECK_STR(a, c);
             compared++;

@@ -60,13 +60,14 @@ static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t 
     return cached_match(c, prog, *cache, matched);
 }
 
-/* A packed device: built from its text, no tree (cel_dra_device_build_text). */
+/* A packed device: built from its text and the facts its slice holds with
+ * it, no tree (cel_dra_device_build_packed). */
 static dra_err *c_match_text(void *ctx, void *prog, const char *driver, const char *text, size_t len,
                              const dra_features *f, void **cache, bool *matched)
 {
     cel_ctx *c = ctx;
     if (!*cache)
-        *cache = cel_dra_device_build_text(text, len, driver, &c->scratch, &c->how);
+        *cache = cel_dra_device_build_packed(text, len, driver, &c->scratch, &c->how);
     return cached_match(c, prog, *cache, matched);
 }
 

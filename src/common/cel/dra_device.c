@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../io/jparse.h"
+#include "../model/packed.h"
 #include "cel.h"
 #include "functions.h"
 #include "program.h"
@@ -377,85 +378,13 @@ static void full_free(dev_full *d)
 
 /* ---- lazy devices (dra_device.h) ---- */
 
-/* Digits of a version core number that blang/semver accepts without
- * parsing: "0" or 1-19 digits without a leading zero (fits uint64). */
-static size_t quick_number(const char *s, size_t len)
-{
-    size_t n = 0;
-    while (n < len && n < 20 && s[n] >= '0' && s[n] <= '9')
-        n++;
-    return n == 0 || n > 19 || (n > 1 && s[0] == '0') ? 0 : n;
-}
-
-/* "N.N.N" that dra_semver_parse accepts for certain; anything else
- * (pre-release, build, errors) is for the parser to decide. */
-static bool quick_version(const char *s, size_t len)
-{
-    for (int part = 0; part < 3; part++) {
-        size_t n = quick_number(s, len);
-        if (!n)
-            return false;
-        s += n;
-        len -= n;
-        if (part < 2) {
-            if (!len || *s != '.')
-                return false;
-            s++;
-            len--;
-        }
-    }
-    return len == 0;
-}
-
-/* 1-12 digits and a common suffix (none, k M G T P m, Ki Mi Gi Ti Pi): a
- * quantity dra_quantity_parse accepts for certain (the rest is for the
- * parser to decide). */
-static bool quick_quantity(const char *s, size_t len)
-{
-    size_t n = 0;
-    while (n < len && n < 13 && s[n] >= '0' && s[n] <= '9')
-        n++;
-    if (n == 0 || n > 12)
-        return false;
-    switch (len - n) {
-    case 0: return true;
-    case 1: return s[n] && strchr("kMGTPm", s[n]) != NULL;
-    case 2: return s[n] && s[n + 1] == 'i' && strchr("KMGTP", s[n]) != NULL;
-    default: return false;
-    }
-}
-
-/* A quantity of n bytes (no NUL among them) that every release's
- * ParseQuantity accepts (1.38 refuses an exponent of -2^31). */
-static bool quantity_ok(const char *s, size_t n)
-{
-    if (quick_quantity(s, n))
-        return true;
-    dra_quantity q;
-    dra_err *err = dra_quantity_parse_rules(s, n, DRA_QUANTITY_RULES_137, &q);
-    if (!err)
-        err = dra_quantity_parse_rules(s, n, DRA_QUANTITY_RULES_138, &q);
-    dra_err_free(err);
-    return !err;
-}
-
-/* A version dra_semver_parse accepts. */
-static bool version_ok(const char *s, size_t n)
-{
-    if (quick_version(s, n))
-        return true;
-    dra_semver sv;
-    dra_err *err = dra_semver_parse(s, n, &sv);
-    dra_err_free(err);
-    return !err;
-}
-
 /* An attribute the full conversion converts without error into a scalar:
  * an object of one typed value (convert_attr) of a valid version. */
 static bool scan_attr(dev_lazy *e, json_t *attr, uint32_t *nobjs)
 {
     if (!json_is_object(attr) || json_object_size(attr) != 1)
         return false;
+    e->s = NULL; /* an int's or a bool's: from e->i */
     void *it = json_object_iter(attr);
     const char *k = json_object_iter_key(it);
     json_t *v = json_object_iter_value(it);
@@ -475,7 +404,7 @@ static bool scan_attr(dev_lazy *e, json_t *attr, uint32_t *nobjs)
     } else if (k[0] == 's' && !strcmp(k, "string") && json_is_string(v)) {
         e->type = LZ_STRING;
     } else if (k[0] == 'v' && !strcmp(k, "version") && json_is_string(v)) {
-        if (!version_ok(e->s, e->slen))
+        if (!dra_packed_version_ok(e->s, e->slen))
             return false;
         e->type = LZ_VERSION;
         e->obj = (*nobjs)++;
@@ -493,7 +422,7 @@ static bool scan_cap(dev_lazy *e, json_t *cap, uint32_t *nobjs)
     e->slen = 0;
     if (e->s) {
         size_t n = strlen(e->s); /* as collect() parses it */
-        if (n >= UINT32_MAX || !quantity_ok(e->s, n))
+        if (n >= UINT32_MAX || !dra_packed_quantity_ok(e->s, n))
             return false;
         e->slen = (uint32_t)n;
     }
@@ -641,296 +570,63 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
 }
 
 /* ---- devices from their text ------------------------------------------------
- * The compact text a packed slice holds is scanned for the members the
- * tree's scan reads (scan, scan_attr, scan_cap above), vouching for exactly
- * what those vouch for: anything else declines, and the text is read into
- * a tree and built from that.  The text is JSON the writer wrote from a
- * tree: no white space, no duplicate keys. */
+ * The compact text's facts (model/packed.h: whether every entry converts
+ * plainly and where each lies), scanned here or stored with a packed
+ * slice's device, give the entries the tree's scan (scan, scan_attr,
+ * scan_cap above) would give; a device whose text is not plain is read
+ * into a tree and built from that. */
 
-typedef struct tscan {
-    const char *p, *end;
-    dra_buf scratch; /* dra_json_scan_string's: a string it decodes (then we decline) */
-} tscan;
+_Static_assert(DRA_DEV_TEXT_MAX == DRA_PACKED_ENTRIES_MAX, "one bound for the text's entries");
+_Static_assert((int)LZ_INT == DRA_PACKED_INT && (int)LZ_BOOL == DRA_PACKED_BOOL &&
+                   (int)LZ_STRING == DRA_PACKED_STRING && (int)LZ_VERSION == DRA_PACKED_VERSION &&
+                   (int)LZ_QUANTITY == DRA_PACKED_QUANTITY,
+               "one order of entry types");
 
-/* The bytes of w that end a plain ASCII run: '"', '\\', a control
- * character or a byte of 0x80 or more (the lowest such byte's high bit is
- * set, and nothing below it). */
-static inline uint64_t t_special(uint64_t w)
+static cel_dra_device *build_tree_of(const char *text, size_t len, const char *driver, dra_arena *a,
+                                     const cel_dra_convert *how)
 {
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-    return (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w) & highs;
+    json_t *tree = dra_json_read_compact(text, len);
+    cel_dra_device *d = cel_dra_device_build_as(tree, driver, a, how);
+    json_decref(tree);
+    return d;
 }
 
-/* A string without escapes, valid UTF-8, read as the parser reads it (its
- * bytes in the text); false for any other.  Plain ASCII is read here,
- * eight bytes at a time; anything else by the parser's own scanner. */
-static bool t_string(tscan *t, const char **out, size_t *len)
+/* A device of plain text (len bytes, its facts f), reading the text at
+ * `text`: copied into the device when copy is true, else borrowed. */
+static cel_dra_device *build_facts(const char *text, size_t len, const dra_packed_facts *f, const char *driver,
+                                   const cel_dra_convert *how, bool copy)
 {
-    if (t->p >= t->end || *t->p != '"')
-        return false;
-    const char *start = t->p + 1, *q = start, *end = t->end;
-    for (;;) {
-        if (end - q >= 8) {
-            uint64_t w;
-            memcpy(&w, q, 8);
-            uint64_t m = t_special(w);
-            if (!m) {
-                q += 8;
-                continue;
-            }
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-            q += (unsigned)__builtin_clzll(m) >> 3;
-#else
-            q += (unsigned)__builtin_ctzll(m) >> 3;
-#endif
-        } else {
-            while (q < end && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x80 && *q != '"' && *q != '\\')
-                q++;
-            if (q >= end)
-                return false;
-        }
-        break;
-    }
-    if (*q != '"') { /* an escape, a control character or UTF-8: the parser decides */
-        q = start;
-        if (!dra_json_scan_string(&q, end, &t->scratch, out, len) || *out < t->p || *out >= end)
-            return false;
-        t->p = q;
-        return true;
-    }
-    *out = start;
-    *len = (size_t)(q - start);
-    t->p = q + 1;
-    return true;
-}
-
-/* A member's key and its colon. */
-static bool t_key(tscan *t, const char **k, size_t *klen)
-{
-    if (!t_string(t, k, klen) || t->p >= t->end || *t->p != ':')
-        return false;
-    t->p++;
-    return true;
-}
-
-/* Past the value at t->p: a scalar to the next ',', '}' or ']', a string
- * or a container to its end (strings skipped with their escapes). */
-static bool t_skip(tscan *t)
-{
-    const char *p = t->p, *end = t->end;
-    int depth = 0;
-    do {
-        if (p >= end)
-            return false;
-        char c = *p++;
-        if (c == '"') {
-            while (p < end && *p != '"')
-                p += *p == '\\' ? 2 : 1;
-            if (p >= end)
-                return false;
-            p++;
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if (c == '}' || c == ']') {
-            if (--depth < 0)
-                return false;
-        } else if (!depth) {
-            while (p < end && *p != ',' && *p != '}' && *p != ']')
-                p++;
-        }
-    } while (depth);
-    t->p = p;
-    return true;
-}
-
-/* After a member: true and past the ',' when another follows, false at
- * the '}' (past it; *ok false when it is neither). */
-static bool t_next(tscan *t, bool *ok)
-{
-    if (t->p < t->end && *t->p == ',') {
-        t->p++;
-        return true;
-    }
-    *ok = t->p < t->end && *t->p == '}';
-    t->p++;
-    return false;
-}
-
-static bool t_is(const char *k, size_t klen, const char *lit)
-{
-    size_t n = strlen(lit);
-    return klen == n && !memcmp(k, lit, n);
-}
-
-/* scan_attr from text: an object of one typed scalar. */
-/* Whether the text at t->p starts with lit (n bytes); past it if so. */
-static inline bool t_lit(tscan *t, const char *lit, size_t n)
-{
-    if ((size_t)(t->end - t->p) < n || memcmp(t->p, lit, n))
-        return false;
-    t->p += n;
-    return true;
-}
-
-static bool t_attr(tscan *t, dev_lazy *e, uint32_t *nobjs)
-{
-    /* the member's name as the writer writes it, without escapes: any
-     * other is not one the tree's scan takes */
-    const char *k = t->p + 2;
-    if (!(t_lit(t, "{\"int\":", 7) || t_lit(t, "{\"bool\":", 8) || t_lit(t, "{\"string\":", 10) ||
-          t_lit(t, "{\"version\":", 11)) ||
-        t->p >= t->end)
-        return false;
-    char c = *t->p;
-    if (k[0] == 'i' && (c == '-' || (c >= '0' && c <= '9'))) {
-        json_int_t iv;
-        double dv;
-        if (dra_json_scan_number(&t->p, t->end, &iv, &dv) != 1)
-            return false;
-        e->type = LZ_INT;
-        e->i = (int64_t)iv;
-    } else if (k[0] == 'b' && (c == 't' || c == 'f')) {
-        bool yes = c == 't';
-        size_t n = yes ? 4 : 5;
-        if ((size_t)(t->end - t->p) < n || memcmp(t->p, yes ? "true" : "false", n))
-            return false;
-        t->p += n;
-        e->type = LZ_BOOL;
-        e->i = yes;
-    } else if ((k[0] == 's' || k[0] == 'v') && c == '"') {
-        size_t n;
-        if (!t_string(t, &e->s, &n) || n >= UINT32_MAX)
-            return false;
-        e->slen = (uint32_t)n;
-        e->type = k[0] == 's' ? LZ_STRING : LZ_VERSION;
-        if (e->type == LZ_VERSION) {
-            if (!version_ok(e->s, n))
-                return false;
-            e->obj = (*nobjs)++;
-        }
+    size_t n = f->nattrs + f->ncaps;
+    cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, driver, f->allow, how, copy ? len : 0);
+    if (copy) {
+        char *own = (char *)d->text;
+        memcpy(own, text, len);
+        own[len] = '\0';
+        text = own;
     } else {
-        return false;
+        d->text = text;
+        d->tlen = len;
     }
-    if (t->p >= t->end || *t->p != '}') /* one member only */
-        return false;
-    t->p++;
-    return true;
-}
-
-/* scan_cap from text: the string "value" of an object, else "0". */
-static bool t_cap(tscan *t, dev_lazy *e, uint32_t *nobjs)
-{
-    e->s = NULL;
-    e->slen = 0;
-    if (t->p < t->end && *t->p == '{') {
-        t->p++;
-        bool more = t->p < t->end && *t->p != '}', ok = true;
-        if (!more)
-            t->p++;
-        while (more) {
-            const char *k = "value";
-            size_t klen = 5, n;
-            if (!t_lit(t, "\"value\":", 8) && !t_key(t, &k, &klen))
-                return false;
-            if (t_is(k, klen, "value") && t->p < t->end && *t->p == '"') {
-                if (!t_string(t, &e->s, &n) || n >= UINT32_MAX || !quantity_ok(e->s, n))
-                    return false;
-                e->slen = (uint32_t)n;
-            } else if (!t_skip(t)) {
-                return false;
-            }
-            more = t_next(t, &ok);
-        }
-        if (!ok)
-            return false;
-    } else if (!t_skip(t)) {
-        return false;
-    }
-    e->type = LZ_QUANTITY;
-    e->obj = (*nobjs)++;
-    return true;
-}
-
-/* The members of the object at t->p (attributes or capacity) into
- * e[*n...]; false when the scan declines. */
-static bool t_section(tscan *t, dev_lazy *e, size_t *n, bool caps, uint32_t *nobjs)
-{
-    t->p++; /* '{' */
-    if (t->p < t->end && *t->p == '}') {
-        t->p++;
-        return true;
-    }
-    bool ok = true;
-    do {
-        const char *name;
-        size_t len;
-        if (*n == DRA_DEV_TEXT_MAX || !t_key(t, &name, &len) || len >= UINT32_MAX)
-            return false;
-        dev_lazy *x = &e[(*n)++];
-        const char *slash = NULL; /* the first '/' (no NUL in a string the scan takes) */
-        for (size_t i = 0; i < len && !slash; i++)
-            if (name[i] == '/')
-                slash = name + i;
-        x->dom = slash ? name : NULL;
-        x->dlen = slash ? (uint32_t)(slash - name) : 0;
-        x->id = slash ? slash + 1 : name;
-        x->idlen = (uint32_t)(len - (size_t)(x->id - name));
+    uint32_t nobjs = 0;
+    for (size_t i = 0; i < n; i++) {
+        const dra_packed_entry *p = &f->ents[i];
+        dev_lazy *x = &d->ents[i];
+        const char *name = text + p->name;
+        x->dom = p->dlen ? name : NULL;
+        x->dlen = p->dlen ? p->dlen - 1u : 0;
+        x->id = name + p->dlen;
+        x->idlen = p->nlen - p->dlen;
         x->tag = dev_tag(x->id, x->idlen);
         x->tag2 = dev_tag2(x->id, x->idlen);
+        x->s = p->val ? text + p->val : NULL; /* an int's or a bool's too: converted from it */
+        x->slen = p->vlen;
+        x->type = (uint8_t)p->type;
         x->done = false;
-        if (!(caps ? t_cap(t, x, nobjs) : t_attr(t, x, nobjs)))
-            return false;
-    } while (t_next(t, &ok));
-    return ok;
-}
-
-/* The device's members from its text: entries into e (*na attributes,
- * then *nc capacities), allowMultipleAllocations into *allow. */
-static bool t_device(tscan *t, dev_lazy *e, size_t *na, size_t *nc, bool *allow, uint32_t *nobjs)
-{
-    dev_lazy caps[DRA_DEV_TEXT_MAX];
-    bool seen_a = false, seen_c = false, seen_m = false, ok = true;
-    if (t->p >= t->end || *t->p != '{')
-        return false;
-    t->p++;
-    if (t->p < t->end && *t->p == '}') {
-        t->p++;
-        return true;
+        if (x->type >= LZ_VERSION)
+            x->obj = nobjs++;
     }
-    do {
-        const char *k;
-        size_t klen;
-        if (!t_key(t, &k, &klen) || t->p >= t->end)
-            return false;
-        if (t_is(k, klen, "attributes") && !seen_a) {
-            seen_a = true;
-            if (*t->p == '{' ? !t_section(t, e, na, false, nobjs) : !t_skip(t))
-                return false;
-        } else if (t_is(k, klen, "capacity") && !seen_c) {
-            seen_c = true;
-            if (*t->p == '{' ? !t_section(t, caps, nc, true, nobjs) : !t_skip(t))
-                return false;
-        } else if (t_is(k, klen, "allowMultipleAllocations") && !seen_m) {
-            seen_m = true;
-            *allow = t->end - t->p >= 4 && !memcmp(t->p, "true", 4);
-            if (!t_skip(t))
-                return false;
-        } else if (t_is(k, klen, "attributes") || t_is(k, klen, "capacity") ||
-                   t_is(k, klen, "allowMultipleAllocations") || !t_skip(t)) {
-            return false; /* given twice: for the tree to decide */
-        }
-    } while (t_next(t, &ok));
-    if (!ok || *na + *nc > DRA_DEV_TEXT_MAX)
-        return false;
-    memcpy(e + *na, caps, *nc * sizeof *caps);
-    return true;
-}
-
-/* Pointers into text moved to the same bytes of copy. */
-static const char *rebase(const char *p, const char *text, const char *copy)
-{
-    return p ? copy + (p - text) : NULL;
+    d->nobjs = nobjs;
+    return d;
 }
 
 cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const char *driver, dra_arena *a,
@@ -938,33 +634,22 @@ cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const ch
 {
     if (!driver)
         driver = "";
-    dev_lazy ents[DRA_DEV_TEXT_MAX];
-    size_t na = 0, nc = 0;
-    bool allow = false;
-    uint32_t nobjs = 0;
-    tscan t = {text, text + len, DRA_BUF_INIT};
-    bool ok = len && len < UINT32_MAX && t_device(&t, ents, &na, &nc, &allow, &nobjs) && t.p == t.end;
-    dra_buf_free(&t.scratch);
-    if (!ok) { /* the tree decides */
-        json_t *tree = dra_json_read_compact(text, len);
-        cel_dra_device *d = cel_dra_device_build_as(tree, driver, a, how);
-        json_decref(tree);
-        return d;
-    }
-    cel_dra_device *d = device_alloc(na, nc, driver, allow, how, len);
-    char *copy = (char *)d->text;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    for (size_t i = 0; i < na + nc; i++) {
-        dev_lazy *x = &d->ents[i];
-        *x = ents[i];
-        x->dom = rebase(x->dom, text, copy);
-        x->id = rebase(x->id, text, copy);
-        if (x->type >= LZ_STRING)
-            x->s = rebase(x->s, text, copy);
-    }
-    d->nobjs = nobjs;
-    return d;
+    dra_packed_facts f;
+    if (!dra_packed_scan(text, len, &f)) /* the tree decides */
+        return build_tree_of(text, len, driver, a, how);
+    return build_facts(text, len, &f, driver, how, true);
+}
+
+cel_dra_device *cel_dra_device_build_packed(const char *text, size_t len, const char *driver, dra_arena *a,
+                                            const cel_dra_convert *how)
+{
+    if (!driver)
+        driver = "";
+    dra_packed_facts f;
+    dra_packed_facts_of(text, len, &f);
+    if (!f.plain)
+        return build_tree_of(text, len, driver, a, how);
+    return build_facts(text, len, &f, driver, how, false);
 }
 
 const dev_full *dra_dev_full(const cel_dra_device *d)
@@ -985,8 +670,17 @@ const dev_full *dra_dev_full(const cel_dra_device *d)
 void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
 {
     switch (e->type) {
-    case LZ_INT: e->val = cel_int(e->i); break;
-    case LZ_BOOL: e->val = cel_bool(e->i != 0); break;
+    case LZ_INT:
+        if (e->s) { /* its digits in the text (the scan took them) */
+            const char *p = e->s;
+            json_int_t iv = 0;
+            double dv;
+            if (dra_json_scan_number(&p, e->s + e->slen, &iv, &dv) == 1)
+                e->i = (int64_t)iv;
+        }
+        e->val = cel_int(e->i);
+        break;
+    case LZ_BOOL: e->val = cel_bool(e->s ? e->s[0] == 't' : e->i != 0); break;
     case LZ_STRING: e->val = cel_string(e->s, e->slen); break;
     default: {
         cel_object *o = &d->objs[e->obj];
@@ -1022,7 +716,7 @@ size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
     *single = !(f && f->arena.head);
     size_t n = sizeof *d + (d->nattrs + d->ncaps) * (sizeof d->ents[0] + sizeof *d->objs) +
                (index_size(d->nattrs) + index_size(d->ncaps)) * sizeof(uint32_t) + d->fields[DEV_DRIVER].v.s.len + 1 +
-               (d->text ? d->tlen + 1 : 0);
+               (d->text && d->text == d->driver + d->fields[DEV_DRIVER].v.s.len + 1 ? d->tlen + 1 : 0);
     if (f)
         n += f->arena.head ? dra_arena_capacity(&f->arena) : f->size;
     return n;

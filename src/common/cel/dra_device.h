@@ -57,10 +57,16 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
  * answers, without the tree.  Only the members a selector can read are
  * looked at; an attribute or capacity is converted when a selector first
  * reads it.  Text of unusual shape (escapes, lists, values the scan does
- * not vouch for, more than DRA_DEV_TEXT_MAX entries) is read into a tree
- * and built from that. */
+ * not vouch for, more than DRA_DEV_TEXT_MAX entries, 64 KiB or more) is
+ * read into a tree and built from that. */
 cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const char *driver, dra_arena *scratch,
                                           const cel_dra_convert *how);
+/* The same from `text`, a device of a packed slice (model/packed.h
+ * dra_packed_next) of len bytes, by the facts its slice holds with it: no
+ * scan of the text, which is borrowed (it must outlive the device), not
+ * copied. */
+cel_dra_device *cel_dra_device_build_packed(const char *text, size_t len, const char *driver, dra_arena *scratch,
+                                            const cel_dra_convert *how);
 void cel_dra_device_free(cel_dra_device *d);
 /* Heap bytes the device holds, its full conversion included once made.
  * *single is false when that conversion did not fit one arena block
@@ -129,12 +135,13 @@ typedef struct dev_lazy {
     uint32_t dlen;      /* the domain's length */
     uint32_t idlen;     /* the id's length */
     uint64_t tag, tag2; /* dev_tag(id), dev_tag2(id): ids of up to 16 bytes compare as these */
-    const char *s;      /* LZ_STRING, LZ_VERSION, LZ_QUANTITY: the bytes (a quantity without: NULL, "0") */
+    const char *s;      /* LZ_STRING, LZ_VERSION, LZ_QUANTITY: the bytes (a quantity without: NULL, "0");
+                         * LZ_INT, LZ_BOOL from text: the value's ("-12", "true"), else NULL */
     uint32_t slen;      /* their length */
     uint8_t type;       /* LZ_* */
     bool done;          /* val is converted */
     uint32_t obj;       /* LZ_VERSION / LZ_QUANTITY: its object in objs[] */
-    int64_t i;          /* LZ_INT: the value; LZ_BOOL: 0 or 1 */
+    int64_t i;          /* LZ_INT: the value; LZ_BOOL: 0 or 1 (built from a tree, or once converted) */
     cel_value val;
 } dev_lazy;
 
@@ -167,7 +174,8 @@ struct cel_dra_device {
     cel_value fields[DEV_NFIELDS]; /* driver and allowMultipleAllocations (the maps: dra_dev_full) */
     dev_full *full;                /* the full conversion, or NULL until needed */
     json_t *json;                  /* held reference; NULL when built from text */
-    const char *text;              /* built from text: its copy (tlen bytes and a NUL), else NULL */
+    const char *text;              /* built from text: its copy (tlen bytes and a NUL), or the packed slice's text
+                                    * it borrows (cel_dra_device_build_packed); else NULL */
     size_t tlen;                   /* its length */
     const char *error;             /* the full conversion's errors, when the scan made it */
     const char *list_error;
@@ -189,7 +197,8 @@ struct cel_dra_device {
 };
 
 /* Attributes and capacities together that cel_dra_device_build_text scans
- * from text; a device with more is read into a tree. */
+ * from text (DRA_PACKED_ENTRIES_MAX); a device with more is read into a
+ * tree. */
 #define DRA_DEV_TEXT_MAX 64
 
 /* From this many attributes (or capacities) on, a device read this many

@@ -15,14 +15,18 @@
 #define DRA_MODEL_PACKED_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct dra_packed_slice {
     char *rest;      /* the slice without spec.devices, compact JSON */
     char *node_name; /* its spec.nodeName when not empty, else NULL */
     size_t n;        /* devices */
-    size_t len;      /* bytes of device text, the NULs included */
-    char text[];     /* the n devices of spec.devices, compact JSON, each NUL-terminated, in order */
+    size_t len;      /* bytes of device text and facts */
+    /* the n devices of spec.devices in order, each as compact JSON, a NUL
+     * and its facts (dra_packed_facts) */
+    char text[];
 } dra_packed_slice;
 
 typedef struct dra_slice_packs {
@@ -33,8 +37,50 @@ typedef struct dra_slice_packs {
 
 /* Append slice (not changed) to p as text. */
 void dra_slice_pack(dra_slice_packs *p, const json_t *slice);
-/* The device after `cur` (NULL: the first); NULL after the last. */
+/* The device after `cur` (NULL: the first); NULL after the last.  Its
+ * text is NUL-terminated. */
 const char *dra_packed_next(const dra_packed_slice *s, const char *cur);
+
+/* ---- a device's facts: what a CEL selector needs of its text ----------------
+ * Decided once, when the slice is packed (and by cel/dra_device.c for text
+ * of other sources): whether every attribute and capacity of the device
+ * converts plainly for a selector (a typed scalar, a version and quantities
+ * every release parses, a string without escapes; at most
+ * DRA_PACKED_ENTRIES_MAX of them, no member given twice, text under 64 KiB),
+ * and where each entry's name and value lie in the text. */
+
+#define DRA_PACKED_ENTRIES_MAX 64
+
+/* An entry's type (cel/dra_device.h LZ_* follow this order). */
+enum { DRA_PACKED_INT, DRA_PACKED_BOOL, DRA_PACKED_STRING, DRA_PACKED_VERSION, DRA_PACKED_QUANTITY };
+
+/* Offsets are in bytes from the start of the device's text. */
+typedef struct dra_packed_entry {
+    uint16_t name, nlen; /* its name, "dom/id" or "id" */
+    uint16_t dlen;       /* "dom/id": the domain's length + 1; else 0 */
+    uint16_t val, vlen;  /* its value: a string's bytes, an int's digits, "true" or "false"; a capacity without a
+                          * value: val 0 */
+    uint16_t type;       /* DRA_PACKED_* */
+} dra_packed_entry;
+
+typedef struct dra_packed_facts {
+    bool plain;                /* every entry converts plainly (else nothing below is set) */
+    bool allow;                /* allowMultipleAllocations is true */
+    uint32_t nattrs, ncaps;    /* entries: nattrs attributes, then ncaps capacities */
+    dra_packed_entry ents[DRA_PACKED_ENTRIES_MAX];
+} dra_packed_facts;
+
+/* Scan a device's compact text (len bytes, as dra_json_write_compact
+ * writes it) into *f; false (f->plain false) when it is not plain. */
+bool dra_packed_scan(const char *text, size_t len, dra_packed_facts *f);
+/* The facts stored with `text`, a device of a packed slice
+ * (dra_packed_next) of len bytes. */
+void dra_packed_facts_of(const char *text, size_t len, dra_packed_facts *f);
+/* A version dra_semver_parse accepts (n bytes, no NUL among them). */
+bool dra_packed_version_ok(const char *s, size_t n);
+/* A quantity of n bytes (no NUL among them) that every release's
+ * ParseQuantity accepts (1.38 refuses an exponent of -2^31). */
+bool dra_packed_quantity_ok(const char *s, size_t n);
 void dra_slice_packs_free(dra_slice_packs *p);
 
 #endif
