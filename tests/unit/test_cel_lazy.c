@@ -61,16 +61,17 @@ static cel_dra_device *from_text(const json_t *j, const char *driver, const cel_
 
 /* The device of tree j as dra-alloc builds it from a packed slice: its
  * text and the facts packed with it (kept in *packs, which the device
- * borrows). */
+ * borrows), through reuse as the allocator passes a block and a parsed
+ * capacity from one device to the next. */
 static cel_dra_device *from_packed(const json_t *j, const char *driver, const cel_dra_convert *how,
-                                   dra_slice_packs *packs)
+                                   dra_slice_packs *packs, cel_dra_reuse *reuse)
 {
     json_t *slice = json_pack("{s:{s:[O]}}", "spec", "devices", j);
     dra_slice_pack(packs, slice);
     json_decref(slice);
     const char *text = dra_packed_next(packs->v[packs->n - 1], NULL);
     dra_arena scratch = DRA_ARENA_INIT;
-    cel_dra_device *d = cel_dra_device_build_packed(text, strlen(text), driver, &scratch, how);
+    cel_dra_device *d = cel_dra_device_build_packed(text, strlen(text), driver, &scratch, how, reuse);
     dra_arena_free(&scratch);
     return d;
 }
@@ -241,6 +242,7 @@ UNIT_TEST(lazy_matches_full_conversion)
         "size(device.capacity) > 0",
     };
     cel_env *env = cel_dra_env_new(NULL);
+    cel_dra_reuse reuse = {0};
     int compared = 0;
     for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
         cel_program *p = NULL;
@@ -258,7 +260,7 @@ UNIT_TEST(lazy_matches_full_conversion)
             cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
             cel_dra_device *text = from_text(j, "gpu.example.com", &(cel_dra_convert){0});
             dra_slice_packs packs = {0};
-            cel_dra_device *pk = from_packed(j, "gpu.example.com", &(cel_dra_convert){0}, &packs);
+            cel_dra_device *pk = from_packed(j, "gpu.example.com", &(cel_dra_convert){0}, &packs, &reuse);
             (void)cel_dra_device_value(full);
             char a[512], b[512], c[512], t[512], k[512];
             answer(p, lazy, a, sizeof a);
@@ -272,7 +274,7 @@ UNIT_TEST(lazy_matches_full_conversion)
             CHECK_STR(a, b);
             CHECK_STR(a, t);
             CHECK_STR(a, k);
-            cel_dra_device_free(pk);
+            cel_dra_device_drop(pk, &reuse);
             dra_slice_packs_free(&packs);
             if (strcmp(c, "other"))
                 CHECK_STR(a, c);
@@ -285,6 +287,7 @@ UNIT_TEST(lazy_matches_full_conversion)
         cel_program_free(p);
     }
     CHECK_INT(compared, (int)(sizeof sels / sizeof sels[0] * (sizeof devices / sizeof devices[0])));
+    cel_dra_reuse_free(&reuse);
     cel_env_free(env);
 }
 

@@ -14,6 +14,7 @@ typedef struct cel_ctx {
     dra_release release;
     dra_arena scratch;   /* for converting devices (cel_dra_device_build) */
     cel_dra_convert how; /* the release's device conversion */
+    cel_dra_reuse reuse; /* a freed device's block for the next (cel_dra_device_drop) */
 } cel_ctx;
 
 static dra_err *c_compile(void *ctx, const char *expr, size_t len, void **prog)
@@ -67,7 +68,7 @@ static dra_err *c_match_text(void *ctx, void *prog, const char *driver, const ch
 {
     cel_ctx *c = ctx;
     if (!*cache)
-        *cache = cel_dra_device_build_packed(text, len, driver, &c->scratch, &c->how);
+        *cache = cel_dra_device_build_packed(text, len, driver, &c->scratch, &c->how, &c->reuse);
     return cached_match(c, prog, *cache, matched);
 }
 
@@ -99,7 +100,7 @@ static void c_free_prog(void *ctx, void *prog)
 
 static void c_free_device(void *ctx, void *dev)
 {
-    cel_dra_device_free(dev);
+    cel_dra_device_drop(dev, &((cel_ctx *)ctx)->reuse);
 }
 
 dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
@@ -133,6 +134,7 @@ void dra_cel_selector_eval_free(dra_selector_eval *ev)
         return;
     cel_env_free(c->env);
     dra_arena_free(&c->scratch);
+    cel_dra_reuse_free(&c->reuse);
     free(c);
     ev->ctx = NULL;
 }

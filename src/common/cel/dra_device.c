@@ -505,22 +505,34 @@ cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, d
     return cel_dra_device_build_as(device, driver, a, &as_1_37);
 }
 
-/* A device of na attributes and nc capacities (entries to fill), with
- * tlen bytes more for its text (and a NUL) when tlen is not 0. */
-static cel_dra_device *device_alloc(size_t na, size_t nc, const char *driver, bool allow, const cel_dra_convert *how,
-                                    size_t tlen)
+/* A device of na attributes and nc capacities (entries to fill) and room
+ * for nroom objects, with tlen bytes more for its text (and a NUL) when
+ * tlen is not 0: in the block r keeps when it is large enough, else a new
+ * one. */
+static cel_dra_device *device_alloc(size_t na, size_t nc, size_t nroom, const char *driver, bool allow,
+                                    const cel_dra_convert *how, size_t tlen, cel_dra_reuse *r)
 {
     size_t dl = strlen(driver);
-    size_t ni = index_size(na) + index_size(nc);
-    /* room for an object per entry (the scan counts those it needs) */
-    cel_dra_device *d = dra_xmalloc(sizeof *d + (na + nc) * (sizeof d->ents[0] + sizeof(cel_object)) +
-                                    ni * sizeof(uint32_t) + dl + 1 + (tlen ? tlen + 1 : 0));
+    size_t ia = index_size(na), ic = index_size(nc), ni = ia + ic;
+    size_t need = sizeof(cel_dra_device) + (na + nc) * sizeof(dev_lazy) + nroom * sizeof(cel_object) +
+                  ni * sizeof(uint32_t) + dl + 1 + (tlen ? tlen + 1 : 0);
+    cel_dra_device *d;
+    if (r && r->block && r->size >= need) {
+        d = r->block;
+        need = r->size;
+        r->block = NULL;
+    } else {
+        d = dra_xmalloc(need);
+    }
+    d->block = need;
+    d->reuse = r;
+    d->nroom = (uint32_t)nroom;
     d->objs = (cel_object *)(d->ents + na + nc);
-    uint32_t *slots = (uint32_t *)(d->objs + na + nc);
-    d->index[0] = index_size(na) ? slots : NULL;
-    d->index[1] = index_size(nc) ? slots + index_size(na) : NULL;
-    d->mask[0] = (uint32_t)(index_size(na) - 1);
-    d->mask[1] = (uint32_t)(index_size(nc) - 1);
+    uint32_t *slots = (uint32_t *)(d->objs + nroom);
+    d->index[0] = ia ? slots : NULL;
+    d->index[1] = ic ? slots + ia : NULL;
+    d->mask[0] = (uint32_t)(ia - 1);
+    d->mask[1] = (uint32_t)(ic - 1);
     d->reads[0] = d->reads[1] = 0;
     char *drv = (char *)(slots + ni);
     memcpy(drv, driver, dl + 1);
@@ -537,6 +549,7 @@ static cel_dra_device *device_alloc(size_t na, size_t nc, const char *driver, bo
     d->nattrs = (uint32_t)na;
     d->ncaps = (uint32_t)nc;
     d->nobjs = 0;
+    d->pending = NULL;
     return d;
 }
 
@@ -559,7 +572,7 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
             allow = json_is_true(v);
     }
     size_t na = attrs ? json_object_size(attrs) : 0, nc = caps ? json_object_size(caps) : 0;
-    cel_dra_device *d = device_alloc(na, nc, driver, allow, how, 0);
+    cel_dra_device *d = device_alloc(na, nc, na + nc, driver, allow, how, 0, NULL);
     d->json = json_incref(dev);
     if (!scan(d->ents, attrs, false, &d->nobjs) || !scan(d->ents + na, caps, true, &d->nobjs)) {
         d->full = full_build(device, driver, a, how);
@@ -591,41 +604,71 @@ static cel_dra_device *build_tree_of(const char *text, size_t len, const char *d
     return d;
 }
 
-/* A device of plain text (len bytes, its facts f), reading the text at
- * `text`: copied into the device when copy is true, else borrowed. */
-static cel_dra_device *build_facts(const char *text, size_t len, const dra_packed_facts *f, const char *driver,
-                                   const cel_dra_convert *how, bool copy)
+/* The first eight bytes of id (n bytes, at least eight readable), as
+ * dev_tag gives them, without a copy of n bytes. */
+static inline uint64_t tag_of(const char *id, size_t n)
 {
-    size_t n = f->nattrs + f->ncaps;
-    cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, driver, f->allow, how, copy ? len : 0);
-    if (copy) {
-        char *own = (char *)d->text;
-        memcpy(own, text, len);
-        own[len] = '\0';
-        text = own;
-    } else {
-        d->text = text;
-        d->tlen = len;
-    }
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t t;
+    memcpy(&t, id, 8);
+    return n >= 8 ? t : t & ((1ull << (8 * n)) - 1);
+#else
+    return dev_tag(id, n);
+#endif
+}
+
+/* d's entries from `ents` (as dra_packed_entry_at reads them) and its
+ * text. */
+static void fill(cel_dra_device *d, const void *ents)
+{
+    const char *text = d->text, *end = d->text + d->tlen;
     uint32_t nobjs = 0;
-    for (size_t i = 0; i < n; i++) {
-        const dra_packed_entry *p = &f->ents[i];
+    for (size_t i = 0, n = d->nattrs + d->ncaps; i < n; i++) {
+        const dra_packed_entry p = dra_packed_entry_at(ents, i);
         dev_lazy *x = &d->ents[i];
-        const char *name = text + p->name;
-        x->dom = p->dlen ? name : NULL;
-        x->dlen = p->dlen ? p->dlen - 1u : 0;
-        x->id = name + p->dlen;
-        x->idlen = p->nlen - p->dlen;
-        x->tag = dev_tag(x->id, x->idlen);
+        const char *name = text + p.name;
+        x->dom = p.dlen ? name : NULL;
+        x->dlen = p.dlen ? p.dlen - 1u : 0;
+        x->id = name + p.dlen;
+        x->idlen = p.nlen - p.dlen;
+        /* a name is followed by more of the text than eight bytes */
+        x->tag = x->id + 8 <= end ? tag_of(x->id, x->idlen) : dev_tag(x->id, x->idlen);
         x->tag2 = dev_tag2(x->id, x->idlen);
-        x->s = p->val ? text + p->val : NULL; /* an int's or a bool's too: converted from it */
-        x->slen = p->vlen;
-        x->type = (uint8_t)p->type;
+        x->s = p.val ? text + p.val : NULL; /* an int's or a bool's too: converted from it */
+        x->slen = p.vlen;
+        x->type = (uint8_t)p.type;
         x->done = false;
         if (x->type >= LZ_VERSION)
             x->obj = nobjs++;
     }
     d->nobjs = nobjs;
+}
+
+void dra_dev_fill(cel_dra_device *d)
+{
+    fill(d, d->pending);
+    d->pending = NULL;
+}
+
+/* A device of plain text (len bytes, its facts f and entries `ents` as
+ * dra_packed_entry_at reads them), reading the text at `text`: copied
+ * into the device and its entries filled when copy is true, else
+ * borrowed and its entries filled when first read (dra_dev_fill). */
+static cel_dra_device *build_facts(const char *text, size_t len, const dra_packed_facts *f, const void *ents,
+                                   const char *driver, const cel_dra_convert *how, bool copy, cel_dra_reuse *r)
+{
+    cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, copy ? f->nattrs + f->ncaps : f->nobjs, driver, f->allow,
+                                     how, copy ? len : 0, r);
+    if (copy) {
+        char *own = (char *)d->text;
+        memcpy(own, text, len);
+        own[len] = '\0';
+        fill(d, ents);
+    } else {
+        d->text = text;
+        d->tlen = len;
+        d->pending = f->nattrs + f->ncaps ? ents : NULL;
+    }
     return d;
 }
 
@@ -637,19 +680,19 @@ cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const ch
     dra_packed_facts f;
     if (!dra_packed_scan(text, len, &f)) /* the tree decides */
         return build_tree_of(text, len, driver, a, how);
-    return build_facts(text, len, &f, driver, how, true);
+    return build_facts(text, len, &f, f.ents, driver, how, true, NULL);
 }
 
 cel_dra_device *cel_dra_device_build_packed(const char *text, size_t len, const char *driver, dra_arena *a,
-                                            const cel_dra_convert *how)
+                                            const cel_dra_convert *how, cel_dra_reuse *reuse)
 {
     if (!driver)
         driver = "";
-    dra_packed_facts f;
-    dra_packed_facts_of(text, len, &f);
+    dra_packed_facts f; /* the header: its entries stay where they are */
+    const void *ents = dra_packed_facts_of(text, len, &f);
     if (!f.plain)
         return build_tree_of(text, len, driver, a, how);
-    return build_facts(text, len, &f, driver, how, false);
+    return build_facts(text, len, &f, ents, driver, how, false, reuse);
 }
 
 const dev_full *dra_dev_full(const cel_dra_device *d)
@@ -682,19 +725,46 @@ void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
         break;
     case LZ_BOOL: e->val = cel_bool(e->s ? e->s[0] == 't' : e->i != 0); break;
     case LZ_STRING: e->val = cel_string(e->s, e->slen); break;
+    case LZ_VERSION: {
+        cel_object *o = &d->objs[e->obj];
+        uint64_t part[3];
+        if (dra_packed_version_quick(e->s, e->slen, part)) { /* as dra_semver_parse reads "N.N.N" */
+            o->kind = CEL_OBJ_SEMVER;
+            o->by_pointer = false;
+            o->u.semver.major = part[0];
+            o->u.semver.minor = part[1];
+            o->u.semver.patch = part[2];
+            o->u.semver.pre_len = o->u.semver.build_len = 0;
+            o->u.semver.text[0] = '\0';
+        } else {
+            memset(o, 0, sizeof *o);
+            o->kind = CEL_OBJ_SEMVER;
+            dra_err_free(dra_semver_parse(e->s, e->slen, &o->u.semver)); /* none: the scan parsed it */
+        }
+        e->val = cel_objval(o);
+        break;
+    }
     default: {
         cel_object *o = &d->objs[e->obj];
-        memset(o, 0, sizeof *o);
-        dra_err *err;
-        if (e->type == LZ_VERSION) {
-            o->kind = CEL_OBJ_SEMVER;
-            err = dra_semver_parse(e->s, e->slen, &o->u.semver);
+        const char *qs = e->s ? e->s : "0";
+        size_t qn = e->s ? e->slen : 1;
+        cel_dra_reuse *r = d->reuse;
+        o->kind = CEL_OBJ_QUANTITY;
+        o->by_pointer = false;
+        if (r && r->qset && r->qrules == d->how.quantity_rules && r->qlen == qn && !memcmp(r->qtext, qs, qn)) {
+            o->u.quantity = r->q; /* the value the device before had */
         } else {
-            o->kind = CEL_OBJ_QUANTITY;
-            err =
-                dra_quantity_parse_rules(e->s ? e->s : "0", e->s ? e->slen : 1, d->how.quantity_rules, &o->u.quantity);
+            memset(&o->u, 0, sizeof o->u);
+            /* none: the scan parsed it */
+            dra_err_free(dra_quantity_parse_rules(qs, qn, d->how.quantity_rules, &o->u.quantity));
+            if (r && qn <= sizeof r->qtext) {
+                memcpy(r->qtext, qs, qn);
+                r->qlen = (uint32_t)qn;
+                r->qrules = d->how.quantity_rules;
+                r->q = o->u.quantity;
+                r->qset = true;
+            }
         }
-        dra_err_free(err); /* none: the scan parsed it */
         e->val = cel_objval(o);
     }
     }
@@ -703,18 +773,35 @@ void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
 
 void cel_dra_device_free(cel_dra_device *d)
 {
+    cel_dra_device_drop(d, NULL);
+}
+
+void cel_dra_device_drop(cel_dra_device *d, cel_dra_reuse *r)
+{
     if (!d)
         return;
     full_free(d->full);
     json_decref(d->json);
-    free(d);
+    if (r && (!r->block || r->size < d->block)) { /* the larger block stays */
+        free(r->block);
+        r->block = d;
+        r->size = d->block;
+    } else {
+        free(d);
+    }
+}
+
+void cel_dra_reuse_free(cel_dra_reuse *r)
+{
+    free(r->block);
+    memset(r, 0, sizeof *r);
 }
 
 size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
 {
     const dev_full *f = d->full;
     *single = !(f && f->arena.head);
-    size_t n = sizeof *d + (d->nattrs + d->ncaps) * (sizeof d->ents[0] + sizeof *d->objs) +
+    size_t n = sizeof *d + (d->nattrs + d->ncaps) * sizeof d->ents[0] + d->nroom * sizeof *d->objs +
                (index_size(d->nattrs) + index_size(d->ncaps)) * sizeof(uint32_t) + d->fields[DEV_DRIVER].v.s.len + 1 +
                (d->text && d->text == d->driver + d->fields[DEV_DRIVER].v.s.len + 1 ? d->tlen + 1 : 0);
     if (f)

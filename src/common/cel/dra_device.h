@@ -61,13 +61,33 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
  * read into a tree and built from that. */
 cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const char *driver, dra_arena *scratch,
                                           const cel_dra_convert *how);
+/* What one caller's devices pass on to the next (cel_dra_device_build_packed,
+ * cel_dra_device_drop): a dropped device's block, and the last capacity
+ * value parsed (a fleet's devices mostly share theirs).  Start zeroed;
+ * owned by the caller, who frees it with cel_dra_reuse_free after the
+ * last device built with it is dropped or freed. */
+typedef struct cel_dra_reuse {
+    void *block; /* a dropped device's allocation, or NULL */
+    size_t size; /* its bytes */
+    bool qset;   /* qtext and q hold a parse */
+    uint32_t qlen;
+    unsigned qrules;
+    char qtext[DRA_QUANTITY_TEXTMAX];
+    dra_quantity q;
+} cel_dra_reuse;
 /* The same from `text`, a device of a packed slice (model/packed.h
  * dra_packed_next) of len bytes, by the facts its slice holds with it: no
  * scan of the text, which is borrowed (it must outlive the device), not
- * copied. */
+ * copied.  With reuse (may be NULL, else it must outlive the device): the
+ * device takes the block reuse keeps when it fits, and reads and keeps
+ * the last capacity value parsed there. */
 cel_dra_device *cel_dra_device_build_packed(const char *text, size_t len, const char *driver, dra_arena *scratch,
-                                            const cel_dra_convert *how);
+                                            const cel_dra_convert *how, cel_dra_reuse *reuse);
 void cel_dra_device_free(cel_dra_device *d);
+/* Free d (NULL: nothing), keeping its allocation in r (may be NULL) for a
+ * device built next: r keeps the larger of its block and d's. */
+void cel_dra_device_drop(cel_dra_device *d, cel_dra_reuse *r);
+void cel_dra_reuse_free(cel_dra_reuse *r);
 /* Heap bytes the device holds, its full conversion included once made.
  * *single is false when that conversion did not fit one arena block
  * (64 KiB) and keeps its arena. */
@@ -184,7 +204,12 @@ struct cel_dra_device {
     const char *last_dom;          /* the domain last compared with the driver (a plan's constant) */
     bool last_is_driver;           /* and whether it is the driver's */
     uint32_t nattrs, ncaps, nobjs; /* entries: nattrs attributes, then ncaps capacities */
+    uint32_t nroom;                /* objects the allocation has room for */
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
+    size_t block;                  /* bytes of the allocation */
+    const void *pending;           /* built from a packed slice: its entries' facts, until dra_dev_fill reads
+                                    * them into ents[] on the first read of one; else NULL */
+    cel_dra_reuse *reuse;          /* the builder's (cel_dra_device_build_packed), or NULL */
     /* an open-addressing table of the attributes' and of the capacities'
      * positions by id (dev_id_slot), when there are DRA_DEV_INDEX_MIN or
      * more of them (room in the same allocation; else NULL), filled on
@@ -236,6 +261,8 @@ const dev_full *dra_dev_full(const cel_dra_device *d);
  * from dev_id_slot on, the slots up to an empty one hold every entry of
  * an id (and maybe others).  Counts the reads, fills the index once. */
 const uint32_t *dra_dev_index(const cel_dra_device *d, bool caps);
+/* Fill d's entries from its pending facts (d->pending not NULL). */
+void dra_dev_fill(cel_dra_device *d);
 /* Convert e, an entry of d, into e->val (its first read). */
 void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e);
 

@@ -544,6 +544,8 @@ static inline bool lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev
 
 static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf_ref *r, bool caps, bool *ambiguous)
 {
+    if (d->pending) /* a packed device's first read of an entry */
+        dra_dev_fill((cel_dra_device *)d);
     dev_lazy *ents = (dev_lazy *)d->ents + (caps ? d->nattrs : 0), *hit = NULL;
     int of_driver = -1;
     const uint32_t *slots = d->index[caps] ? dra_dev_index(d, caps) : NULL;

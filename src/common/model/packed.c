@@ -28,17 +28,19 @@ static size_t quick_number(const char *s, size_t len)
     return n == 0 || n > 19 || (n > 1 && s[0] == '0') ? 0 : n;
 }
 
-/* "N.N.N" that dra_semver_parse accepts for certain; anything else
- * (pre-release, build, errors) is for the parser to decide. */
-static bool quick_version(const char *s, size_t len)
+bool dra_packed_version_quick(const char *s, size_t len, uint64_t part[3])
 {
-    for (int part = 0; part < 3; part++) {
+    for (int i = 0; i < 3; i++) {
         size_t n = quick_number(s, len);
         if (!n)
             return false;
+        uint64_t v = 0;
+        for (size_t k = 0; k < n; k++)
+            v = v * 10 + (uint64_t)(s[k] - '0');
+        part[i] = v;
         s += n;
         len -= n;
-        if (part < 2) {
+        if (i < 2) {
             if (!len || *s != '.')
                 return false;
             s++;
@@ -80,7 +82,8 @@ bool dra_packed_quantity_ok(const char *s, size_t n)
 
 bool dra_packed_version_ok(const char *s, size_t n)
 {
-    if (quick_version(s, n))
+    uint64_t part[3];
+    if (dra_packed_version_quick(s, n, part))
         return true;
     dra_semver sv;
     dra_err *err = dra_semver_parse(s, n, &sv);
@@ -358,38 +361,42 @@ static bool t_device(tscan *t, dra_packed_facts *f)
 bool dra_packed_scan(const char *text, size_t len, dra_packed_facts *f)
 {
     f->allow = false;
-    f->nattrs = f->ncaps = 0;
+    f->nattrs = f->ncaps = f->nobjs = 0;
     tscan t = {text, text, text + len, DRA_BUF_INIT};
     f->plain = len && len <= UINT16_MAX && t_device(&t, f) && t.p == t.end;
     dra_buf_free(&t.scratch);
+    for (uint32_t i = 0; f->plain && i < f->nattrs + f->ncaps; i++)
+        f->nobjs += f->ents[i].type >= DRA_PACKED_VERSION;
     return f->plain;
 }
 
 /* The facts as stored after a device's NUL: a byte of flags (1 plain,
- * 2 allow), the numbers of attributes and of capacities (a byte each),
- * then their entries. */
+ * 2 allow), the numbers of attributes, of capacities and of objects (a
+ * byte each), then the entries. */
 static void facts_put(dra_buf *b, const dra_packed_facts *f)
 {
     dra_buf_putc(b, (char)((f->plain ? 1 : 0) | (f->allow ? 2 : 0)));
     dra_buf_putc(b, (char)(f->plain ? f->nattrs : 0));
     dra_buf_putc(b, (char)(f->plain ? f->ncaps : 0));
+    dra_buf_putc(b, (char)(f->plain ? f->nobjs : 0));
     if (f->plain)
         dra_buf_append(b, (const char *)f->ents, (f->nattrs + f->ncaps) * sizeof *f->ents);
 }
 
 static size_t facts_size(const char *at)
 {
-    return 3 + ((size_t)(unsigned char)at[1] + (unsigned char)at[2]) * sizeof(dra_packed_entry);
+    return 4 + ((size_t)(unsigned char)at[1] + (unsigned char)at[2]) * sizeof(dra_packed_entry);
 }
 
-void dra_packed_facts_of(const char *text, size_t len, dra_packed_facts *f)
+const void *dra_packed_facts_of(const char *text, size_t len, dra_packed_facts *f)
 {
     const unsigned char *at = (const unsigned char *)text + len + 1;
     f->plain = at[0] & 1;
     f->allow = (at[0] & 2) != 0;
     f->nattrs = at[1];
     f->ncaps = at[2];
-    memcpy(f->ents, at + 3, (f->nattrs + f->ncaps) * sizeof *f->ents);
+    f->nobjs = at[3];
+    return at + 4;
 }
 
 void dra_slice_pack(dra_slice_packs *p, const json_t *slice)

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct dra_packed_slice {
     char *rest;      /* the slice without spec.devices, compact JSON */
@@ -67,6 +68,7 @@ typedef struct dra_packed_facts {
     bool plain;                /* every entry converts plainly (else nothing below is set) */
     bool allow;                /* allowMultipleAllocations is true */
     uint32_t nattrs, ncaps;    /* entries: nattrs attributes, then ncaps capacities */
+    uint32_t nobjs;            /* of them, versions and quantities */
     dra_packed_entry ents[DRA_PACKED_ENTRIES_MAX];
 } dra_packed_facts;
 
@@ -74,8 +76,21 @@ typedef struct dra_packed_facts {
  * writes it) into *f; false (f->plain false) when it is not plain. */
 bool dra_packed_scan(const char *text, size_t len, dra_packed_facts *f);
 /* The facts stored with `text`, a device of a packed slice
- * (dra_packed_next) of len bytes. */
-void dra_packed_facts_of(const char *text, size_t len, dra_packed_facts *f);
+ * (dra_packed_next) of len bytes, but its entries (f->ents is not set):
+ * they are where the pointer returned points, as they are stored (not
+ * aligned), read with dra_packed_entry_at. */
+const void *dra_packed_facts_of(const char *text, size_t len, dra_packed_facts *f);
+/* Entry i of entries stored at `ents` (dra_packed_facts_of). */
+static inline dra_packed_entry dra_packed_entry_at(const void *ents, size_t i)
+{
+    dra_packed_entry e;
+    memcpy(&e, (const char *)ents + i * sizeof e, sizeof e);
+    return e;
+}
+/* "N.N.N" that dra_semver_parse accepts for certain (numbers of 1-19
+ * digits without a leading zero), its numbers into part[]; false for
+ * anything else (pre-release, build, errors: for the parser to decide). */
+bool dra_packed_version_quick(const char *s, size_t n, uint64_t part[3]);
 /* A version dra_semver_parse accepts (n bytes, no NUL among them). */
 bool dra_packed_version_ok(const char *s, size_t n);
 /* A quantity of n bytes (no NUL among them) that every release's
