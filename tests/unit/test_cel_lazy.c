@@ -360,4 +360,36 @@ UNIT_TEST(lazy_index_answers_as_full_conversion)
     cel_env_free(env);
 }
 
+/* An ext.Lists call on a value that failed: cel-go's cost tracker panics
+ * and the whole evaluation fails with "internal error: ..." (a || around
+ * it included), which a match answers too, not the failed value's error
+ * (cel-diff #1317, #4090). */
+UNIT_TEST(list_call_on_failed_value_fails_the_match)
+{
+    static const char *const sels[] = {
+        "(device.attributes[\"gpu.example.com\"].numa.distinct()).isSorted()",
+        "device.attributes[\"gpu.example.com\"].numa.distinct() == [1] || true",
+    };
+    json_t *j = json_loads("{\"attributes\": {\"model\": {\"string\": \"a\"}}}", 0, NULL);
+    cel_env *env = cel_dra_env_new(NULL);
+    dra_slice_packs packs = {0};
+    cel_dra_device *tree = cel_dra_device_new(j, "gpu.example.com");
+    cel_dra_device *pk = from_packed(j, "gpu.example.com", &(cel_dra_convert){0}, &packs, NULL);
+    for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
+        cel_program *p = NULL;
+        CHECK(!cel_dra_compile(env, sels[s], strlen(sels[s]), &p));
+        char a[512], b[512];
+        answer(p, tree, a, sizeof a);
+        answer(p, pk, b, sizeof b);
+        CHECK_STR(a, "ERROR: internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
+        CHECK_STR(b, a);
+        cel_program_free(p);
+    }
+    cel_dra_device_free(tree);
+    cel_dra_device_free(pk);
+    dra_slice_packs_free(&packs);
+    cel_env_free(env);
+    json_decref(j);
+}
+
 UNIT_MAIN()

@@ -371,8 +371,13 @@ static step *compile_plan(dra_arena *a, const cel_node *n, int depth)
         !strcmp(fn, CEL_OP_OPT_INDEX) || !strcmp(fn, CEL_OP_INDEX) || !strcmp(fn, "or") || !strcmp(fn, "orValue") ||
         n->u.call.noverloads == 0)
         return NULL;
+    /* ext.Lists calls too: cel-go's cost trackers of distinct(), sort()
+     * and flatten() panic on an argument that failed or is not a list,
+     * and the whole evaluation fails with "internal error: ..." (eval.c
+     * tracker_panic), where a plan's call would pass the error on */
     for (size_t i = 0; i < n->u.call.noverloads; i++)
-        if (!n->u.call.overloads[i]->impl || n->u.call.overloads[i]->non_strict)
+        if (!n->u.call.overloads[i]->impl || n->u.call.overloads[i]->non_strict ||
+            n->u.call.overloads[i]->lib == CEL_LIB_LISTS)
             return NULL;
     size_t total = n->u.call.nargs + (n->u.call.target ? 1 : 0);
     if (total > CEL_MAX_ARGS)
