@@ -10,7 +10,9 @@
  * environment: {"type": T, "min": N, "max": N} or {"error": "..."}.
  * E is what `dra-select eval` computes with `device` bound:
  * {"value": "...", "cost": N}, {"error": "...", "cost": N}, or
- * {"compile": "..."}.  Values are in CEL syntax with map entries ordered
+ * {"compile": "..."}.  The selector is also matched on the device as
+ * dra-alloc holds it, packed as text (through_packed): an answer of that
+ * path other than the evaluation's turns E into an error naming both.  Values are in CEL syntax with map entries ordered
  * by their key's text (the peer cannot know cel-go's insertion order).
  *
  * The gates are those of the release DRA_KUBERNETES_VERSION names (1.36,
@@ -23,9 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc/alloc.h"
 #include "base/buf.h"
 #include "cel/dra.h"
 #include "model/features.h"
+#include "model/packed.h"
 #include "select/select.h"
 
 static void put_canonical(const cel_value *v, dra_buf *b);
@@ -136,6 +140,58 @@ static json_t *eval(const dra_features *f, const char *expr, const dra_sel_devic
     return r;
 }
 
+/* The selector on the device as dra-alloc meets it: its slice packed
+ * (model/packed.h), the device built from its text and the facts packed
+ * with it, matched by the allocator's CEL engine (alloc/cel_eval.c
+ * match_text).  Its answer must be the evaluation's (r): the same bool,
+ * the same error, an error for any other value.  When it is not, r's
+ * answer becomes an error naming both, which the peer's answer then
+ * differs from.  Skipped when either side does not compile. */
+static void through_packed(const dra_features *f, const char *expr, size_t len, const char *driver,
+                           const json_t *device, json_t *r)
+{
+    if (json_object_get(r, "compile"))
+        return;
+    dra_selector_eval ev = dra_cel_selector_eval_new(f);
+    void *prog = NULL;
+    dra_err *e = ev.compile(ev.ctx, expr, len, &prog);
+    if (e) {
+        dra_err_free(e);
+        dra_cel_selector_eval_free(&ev);
+        return;
+    }
+    json_t *slice = json_pack("{s:{s:s,s:[O]}}", "spec", "driver", driver, "devices", device);
+    dra_slice_packs packs = {0};
+    dra_slice_pack(&packs, slice);
+    json_decref(slice);
+    const char *text = dra_packed_next(packs.v[0], NULL);
+    void *cache = NULL;
+    bool matched = false;
+    e = ev.match_text(ev.ctx, prog, driver, text, strlen(text), f, &cache, &matched);
+    const char *value = json_string_value(json_object_get(r, "value"));
+    const char *error = json_string_value(json_object_get(r, "error"));
+    bool same;
+    if (error)
+        same = e && !strcmp(e->msg, error);
+    else if (value && (!strcmp(value, "true") || !strcmp(value, "false")))
+        same = !e && matched == !strcmp(value, "true");
+    else
+        same = e != NULL;
+    if (!same) {
+        char *t = dra_xasprintf("the allocator's packed path answers %s%s, the evaluation %s%s", e ? "error " : "",
+                                e ? e->msg : matched ? "true" : "false", error ? "error " : "",
+                                error ? error : value ? value : "?");
+        json_object_del(r, "value");
+        json_object_set_new(r, "error", json_string(t));
+        free(t);
+    }
+    dra_err_free(e);
+    ev.free_device_cache(ev.ctx, cache);
+    ev.free_prog(ev.ctx, prog);
+    dra_cel_selector_eval_free(&ev);
+    dra_slice_packs_free(&packs);
+}
+
 static json_t *one(json_t *req, dra_release rel, const char *default_gates, char **why)
 {
     const char *expr = json_string_value(json_object_get(req, "expr"));
@@ -169,8 +225,10 @@ static json_t *one(json_t *req, dra_release rel, const char *default_gates, char
     d.name = name ? name : "";
     d.id = dra_xasprintf("%s/%s/%s", d.driver, d.pool, d.name);
 
-    json_t *r = json_pack("{so so so}", "stored", check(stored, expr, len), "new", check(fresh, expr, len), "eval",
-                          eval(&f, expr, json_is_object(device) ? &d : NULL));
+    json_t *ev = eval(&f, expr, json_is_object(device) ? &d : NULL);
+    if (json_is_object(device))
+        through_packed(&f, expr, len, d.driver, device, ev);
+    json_t *r = json_pack("{so so so}", "stored", check(stored, expr, len), "new", check(fresh, expr, len), "eval", ev);
     dra_sel_device_release(&d);
     free(d.id);
     cel_env_free(stored);
