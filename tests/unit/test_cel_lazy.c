@@ -292,8 +292,9 @@ UNIT_TEST(lazy_matches_full_conversion)
 }
 
 /* A device of many attributes and capacities read again and again (its
- * index of ids filled on the DRA_DEV_INDEX_AFTER-th read): every read
- * answers as the full conversion, ambiguous and long ids included. */
+ * index of ids filled on the DRA_DEV_INDEX_AFTER-th read), and one of few,
+ * from trees, text and packed slices: every read answers as the full
+ * conversion, ambiguous and long ids included. */
 UNIT_TEST(lazy_index_answers_as_full_conversion)
 {
     const char *dev =
@@ -320,15 +321,20 @@ UNIT_TEST(lazy_index_answers_as_full_conversion)
         "device.capacity[\"x.io\"].c6.compareTo(quantity(\"70\")) == 0",
         "has(device.capacity[\"x.io\"].c5)",
     };
-    const char *const devs[] = {dev, twice};
+    const char *few = /* too few for an index: a packed device finds them from its facts */
+        "{\"attributes\": {\"a3\": {\"int\": 3}, \"gpu.example.com/a3\": {\"int\": 30}, \"x.io/a5\": {\"int\": 5}},"
+        " \"capacity\": {\"c6\": {\"value\": \"7\"}, \"x.io/c6\": {\"value\": \"70\"}}}";
+    const char *const devs[] = {dev, twice, few};
     cel_env *env = cel_dra_env_new(NULL);
     int compared = 0;
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < 3; i++) {
         json_t *j = json_loads(devs[i], 0, NULL);
         CHECK(j != NULL);
         cel_dra_device *lazy = cel_dra_device_new(j, "gpu.example.com");
         cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
         cel_dra_device *text = from_text(j, "gpu.example.com", &(cel_dra_convert){0});
+        dra_slice_packs packs = {0};
+        cel_dra_device *pk = from_packed(j, "gpu.example.com", &(cel_dra_convert){0}, &packs, NULL);
         (void)cel_dra_device_value(full);
         for (int round = 0; round < 3; round++) {
             for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
@@ -338,15 +344,17 @@ UNIT_TEST(lazy_index_answers_as_full_conversion)
                 dra_err_free(e);
                 if (!p)
                     continue;
-                char a[512], b[512], t[512];
+                char a[512], b[512], t[512], k[512];
                 answer(p, lazy, a, sizeof a);
                 answer(p, full, b, sizeof b);
                 answer(p, text, t, sizeof t);
-                if (strcmp(a, b) || strcmp(a, t))
-                    fprintf(stderr, "device %zu, round %d, %s: lazy %s, full %s, text %s\n", i, round, sels[s], a, b,
-                            t);
+                answer(p, pk, k, sizeof k);
+                if (strcmp(a, b) || strcmp(a, t) || strcmp(a, k))
+                    fprintf(stderr, "device %zu, round %d, %s: lazy %s, full %s, text %s, packed %s\n", i, round,
+                            sels[s], a, b, t, k);
                 CHECK_STR(a, b);
                 CHECK_STR(a, t);
+                CHECK_STR(a, k);
                 compared++;
                 cel_program_free(p);
             }
@@ -354,9 +362,11 @@ UNIT_TEST(lazy_index_answers_as_full_conversion)
         cel_dra_device_free(lazy);
         cel_dra_device_free(full);
         cel_dra_device_free(text);
+        cel_dra_device_free(pk);
+        dra_slice_packs_free(&packs);
         json_decref(j);
     }
-    CHECK_INT(compared, 66);
+    CHECK_INT(compared, 99);
     cel_env_free(env);
 }
 

@@ -550,6 +550,7 @@ static cel_dra_device *device_alloc(size_t na, size_t nc, size_t nroom, const ch
     d->ncaps = (uint32_t)nc;
     d->nobjs = 0;
     d->pending = NULL;
+    d->filled = 0;
     return d;
 }
 
@@ -604,44 +605,41 @@ static cel_dra_device *build_tree_of(const char *text, size_t len, const char *d
     return d;
 }
 
-/* The first eight bytes of id (n bytes, at least eight readable), as
- * dev_tag gives them, without a copy of n bytes. */
-static inline uint64_t tag_of(const char *id, size_t n)
+/* d's entry i from `ents` (as dra_packed_entry_at reads them) and its
+ * text; an object, if it needs one, is the next of its room. */
+static void fill_one(cel_dra_device *d, const void *ents, size_t i)
 {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t t;
-    memcpy(&t, id, 8);
-    return n >= 8 ? t : t & ((1ull << (8 * n)) - 1);
-#else
-    return dev_tag(id, n);
-#endif
+    const dra_packed_entry p = dra_packed_entry_at(ents, i);
+    dev_lazy *x = &d->ents[i];
+    const char *name = d->text + p.name;
+    x->dom = p.dlen ? name : NULL;
+    x->dlen = p.dlen ? p.dlen - 1u : 0;
+    x->id = name + p.dlen;
+    x->idlen = p.nlen - p.dlen;
+    x->tag = dev_tag_at(x->id, x->idlen, d->text + d->tlen);
+    x->tag2 = dev_tag2(x->id, x->idlen);
+    x->s = p.val ? d->text + p.val : NULL; /* an int's or a bool's too: converted from it */
+    x->slen = p.vlen;
+    x->type = (uint8_t)p.type;
+    x->done = false;
+    if (x->type >= LZ_VERSION)
+        x->obj = d->nobjs++;
+    d->filled |= 1ull << i;
 }
 
-/* d's entries from `ents` (as dra_packed_entry_at reads them) and its
- * text. */
+/* d's entries not filled yet. */
 static void fill(cel_dra_device *d, const void *ents)
 {
-    const char *text = d->text, *end = d->text + d->tlen;
-    uint32_t nobjs = 0;
-    for (size_t i = 0, n = d->nattrs + d->ncaps; i < n; i++) {
-        const dra_packed_entry p = dra_packed_entry_at(ents, i);
-        dev_lazy *x = &d->ents[i];
-        const char *name = text + p.name;
-        x->dom = p.dlen ? name : NULL;
-        x->dlen = p.dlen ? p.dlen - 1u : 0;
-        x->id = name + p.dlen;
-        x->idlen = p.nlen - p.dlen;
-        /* a name is followed by more of the text than eight bytes */
-        x->tag = x->id + 8 <= end ? tag_of(x->id, x->idlen) : dev_tag(x->id, x->idlen);
-        x->tag2 = dev_tag2(x->id, x->idlen);
-        x->s = p.val ? text + p.val : NULL; /* an int's or a bool's too: converted from it */
-        x->slen = p.vlen;
-        x->type = (uint8_t)p.type;
-        x->done = false;
-        if (x->type >= LZ_VERSION)
-            x->obj = nobjs++;
-    }
-    d->nobjs = nobjs;
+    for (size_t i = 0, n = d->nattrs + d->ncaps; i < n; i++)
+        if (!(d->filled >> i & 1))
+            fill_one(d, ents, i);
+}
+
+dev_lazy *dra_dev_entry(cel_dra_device *d, size_t i)
+{
+    if (!(d->filled >> i & 1))
+        fill_one(d, d->pending, i);
+    return &d->ents[i];
 }
 
 void dra_dev_fill(cel_dra_device *d)

@@ -175,6 +175,20 @@ static inline uint64_t dev_tag(const char *s, size_t n)
     return t;
 }
 
+/* dev_tag of a name of n bytes at s in a text ending at end: without a
+ * copy of n bytes when eight can be read. */
+static inline uint64_t dev_tag_at(const char *s, size_t n, const char *end)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (s + 8 <= end) {
+        uint64_t t;
+        memcpy(&t, s, 8);
+        return n >= 8 ? t : t & ((1ull << (8 * n)) - 1);
+    }
+#endif
+    return dev_tag(s, n);
+}
+
 /* The last eight bytes of a name longer than eight, else 0. */
 static inline uint64_t dev_tag2(const char *s, size_t n)
 {
@@ -208,7 +222,8 @@ struct cel_dra_device {
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
     size_t block;                  /* bytes of the allocation */
     const void *pending;           /* built from a packed slice: its entries' facts, until dra_dev_fill reads
-                                    * them into ents[] on the first read of one; else NULL */
+                                    * them all into ents[]; else NULL */
+    uint64_t filled;               /* bit i: ents[i] is filled (from pending, one by one as read) */
     cel_dra_reuse *reuse;          /* the builder's (cel_dra_device_build_packed), or NULL */
     /* an open-addressing table of the attributes' and of the capacities'
      * positions by id (dev_id_slot), when there are DRA_DEV_INDEX_MIN or
@@ -263,6 +278,9 @@ const dev_full *dra_dev_full(const cel_dra_device *d);
 const uint32_t *dra_dev_index(const cel_dra_device *d, bool caps);
 /* Fill d's entries from its pending facts (d->pending not NULL). */
 void dra_dev_fill(cel_dra_device *d);
+/* Entry i of d (d->pending not NULL), filled from its facts if it is not
+ * yet (the others are left as they are). */
+dev_lazy *dra_dev_entry(cel_dra_device *d, size_t i);
 /* Convert e, an entry of d, into e->val (its first read). */
 void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e);
 

@@ -3,6 +3,7 @@
  * describing it, and cel_dra_match, the entry that picks plan or evaluator. */
 #include "dra_plan.h"
 #include "../base/hash.h"
+#include "../model/packed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -547,10 +548,51 @@ static inline bool lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev
     return e->dlen == r->dlen && same_bytes(e->dom, r->dom, r->dlen);
 }
 
+/* dev_lazy_find on a packed device whose entries are not all filled:
+ * the leaf's entry found from their facts, the one filled. */
+static inline const cel_value *dev_pending_find(const cel_dra_device *d, const leaf_ref *r, bool caps,
+                                                bool *ambiguous)
+{
+    size_t from = caps ? d->nattrs : 0, to = from + (caps ? d->ncaps : d->nattrs), hit = SIZE_MAX;
+    const char *end = d->text + d->tlen;
+    int of_driver = -1;
+    for (size_t i = from; i < to; i++) {
+        const dra_packed_entry p = dra_packed_entry_at(d->pending, i);
+        const char *name = d->text + p.name, *id = name + p.dlen;
+        size_t idlen = (size_t)(p.nlen - p.dlen);
+        if (idlen != r->nlen || dev_tag_at(id, idlen, end) != r->tag || dev_tag2(id, idlen) != r->tag2 ||
+            (idlen > 16 && !same_bytes(id + 8, r->name + 8, idlen - 16)))
+            continue;
+        if (p.dlen) {
+            if (p.dlen - 1u != r->dlen || !same_bytes(name, r->dom, r->dlen))
+                continue;
+        } else {
+            if (of_driver < 0)
+                of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
+            if (!of_driver)
+                continue;
+        }
+        if (hit != SIZE_MAX) {
+            *ambiguous = true;
+            return NULL;
+        }
+        hit = i;
+    }
+    if (hit == SIZE_MAX)
+        return NULL;
+    dev_lazy *e = dra_dev_entry((cel_dra_device *)d, hit);
+    if (!e->done)
+        dra_dev_lazy_convert((cel_dra_device *)d, e);
+    return &e->val;
+}
+
 static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf_ref *r, bool caps, bool *ambiguous)
 {
-    if (d->pending) /* a packed device's first read of an entry */
-        dra_dev_fill((cel_dra_device *)d);
+    if (d->pending) { /* a packed device's entries, not all read yet */
+        if ((caps ? d->ncaps : d->nattrs) < DRA_DEV_INDEX_MIN)
+            return dev_pending_find(d, r, caps, ambiguous);
+        dra_dev_fill((cel_dra_device *)d); /* for the index of their ids */
+    }
     dev_lazy *ents = (dev_lazy *)d->ents + (caps ? d->nattrs : 0), *hit = NULL;
     int of_driver = -1;
     const uint32_t *slots = d->index[caps] ? dra_dev_index(d, caps) : NULL;

@@ -18,36 +18,27 @@
  * is read into a tree.  The text is JSON the writer wrote from a tree: no
  * white space, no duplicate keys. */
 
-/* Digits of a version core number that blang/semver accepts without
- * parsing: "0" or 1-19 digits without a leading zero (fits uint64). */
-static size_t quick_number(const char *s, size_t len)
-{
-    size_t n = 0;
-    while (n < len && n < 20 && s[n] >= '0' && s[n] <= '9')
-        n++;
-    return n == 0 || n > 19 || (n > 1 && s[0] == '0') ? 0 : n;
-}
-
+/* A version core number blang/semver accepts without parsing: "0" or
+ * 1-19 digits without a leading zero (fits uint64). */
 bool dra_packed_version_quick(const char *s, size_t len, uint64_t part[3])
 {
+    const char *end = s + len;
     for (int i = 0; i < 3; i++) {
-        size_t n = quick_number(s, len);
-        if (!n)
-            return false;
+        const char *start = s;
         uint64_t v = 0;
-        for (size_t k = 0; k < n; k++)
-            v = v * 10 + (uint64_t)(s[k] - '0');
+        while (s < end && s - start < 20 && (unsigned)(*s - '0') < 10)
+            v = v * 10 + (uint64_t)(*s++ - '0');
+        size_t n = (size_t)(s - start);
+        if (n == 0 || n > 19 || (n > 1 && *start == '0'))
+            return false;
         part[i] = v;
-        s += n;
-        len -= n;
         if (i < 2) {
-            if (!len || *s != '.')
+            if (s >= end || *s != '.')
                 return false;
             s++;
-            len--;
         }
     }
-    return len == 0;
+    return s == end;
 }
 
 /* 1-12 digits and a common suffix (none, k M G T P m, Ki Mi Gi Ti Pi): a
