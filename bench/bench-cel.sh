@@ -3,7 +3,9 @@
 # bench/cel_bench.c) and in JavaScript (@marcbachmann/cel-js, installed into
 # build/bench/node_modules with npm), the ratio, and heap allocations per
 # evaluation in C (target: 0), and ns per device with its conversion included,
-# from the device's compact text as dra-alloc holds a packed slice's device
+# from the device's compact text and the facts packed with it, as dra-alloc
+# holds a packed slice's device and builds it (cel_dra_device_build_packed,
+# a freed device's block and the last capacity parse passed on)
 # (target: 50; the row of bench/table.sh, one a selector, cel-js's
 # ns per evaluation of the same selector as the peer).  C figures are CPU
 # time of the benchmark's thread.

@@ -10,9 +10,9 @@
  * included, as dra-alloc pays it for a device it meets for the first time:
  * "cx <name> <ns/device> <allocations/device>" (from the device's compact
  * JSON text and the facts its packed slice holds with it, as the allocator
- * meets a packed slice's device: build, match, free; see device_from_text), and "ct <name> <ns/device>" for
- * the same through a jansson tree of the text (the tools' path before
- * they built devices from text), then
+ * meets a packed slice's device: build, match, drop; see device_from_text),
+ * and "ct <name> <ns/device>" for the same through a jansson tree of the
+ * text (the tools' path before they built devices from text), then
  * "conv device <ns/device> <allocations/device> <bytes/device>" for
  * converting the device alone, in full (build, read its value, free). */
 #include <stdint.h>

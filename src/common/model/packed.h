@@ -4,8 +4,9 @@
  * keeps each slice as text as it reads it: a device as a JSON tree costs
  * about ten times its text.  The allocator's world reads the slices from the
  * text (dra_alloc_world_input.packs), keeps what it needs of each device,
- * and parses a device's JSON again only while a CEL selector or a constraint
- * needs it.
+ * and parses a device's JSON again only while a constraint needs it (or a
+ * CEL selector, for a device whose facts below are not plain: a CEL
+ * selector reads the others from their text and facts).
  *
  * Ownership: a dra_slice_packs owns its packed slices (a few allocations
  * each) and keeps no reference to the objects packed.  dra_slice_packs_free()
