@@ -391,7 +391,8 @@ UNIT_TEST(list_call_on_failed_value_fails_the_match)
         char a[512], b[512];
         answer(p, tree, a, sizeof a);
         answer(p, pk, b, sizeof b);
-        CHECK_STR(a, "ERROR: internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
+        CHECK_STR(a,
+                  "ERROR: internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
         CHECK_STR(b, a);
         cel_program_free(p);
     }

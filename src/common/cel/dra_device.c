@@ -655,8 +655,8 @@ void dra_dev_fill(cel_dra_device *d)
 static cel_dra_device *build_facts(const char *text, size_t len, const dra_packed_facts *f, const void *ents,
                                    const char *driver, const cel_dra_convert *how, bool copy, cel_dra_reuse *r)
 {
-    cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, copy ? f->nattrs + f->ncaps : f->nobjs, driver, f->allow,
-                                     how, copy ? len : 0, r);
+    cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, copy ? f->nattrs + f->ncaps : f->nobjs, driver, f->allow, how,
+                                     copy ? len : 0, r);
     if (copy) {
         char *own = (char *)d->text;
         memcpy(own, text, len);

@@ -550,8 +550,7 @@ static inline bool lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev
 
 /* dev_lazy_find on a packed device whose entries are not all filled:
  * the leaf's entry found from their facts, the one filled. */
-static inline const cel_value *dev_pending_find(const cel_dra_device *d, const leaf_ref *r, bool caps,
-                                                bool *ambiguous)
+static inline const cel_value *dev_pending_find(const cel_dra_device *d, const leaf_ref *r, bool caps, bool *ambiguous)
 {
     size_t from = caps ? d->nattrs : 0, to = from + (caps ? d->ncaps : d->nattrs), hit = SIZE_MAX;
     const char *end = d->text + d->tlen;

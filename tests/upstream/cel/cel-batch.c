@@ -10,10 +10,11 @@
  * environment: {"type": T, "min": N, "max": N} or {"error": "..."}.
  * E is what `dra-select eval` computes with `device` bound:
  * {"value": "...", "cost": N}, {"error": "...", "cost": N}, or
- * {"compile": "..."}.  The selector is also matched on the device as
- * dra-alloc holds it, packed as text (through_packed): an answer of that
- * path other than the evaluation's turns E into an error naming both.  Values are in CEL syntax with map entries ordered
+ * {"compile": "..."}.  Values are in CEL syntax with map entries ordered
  * by their key's text (the peer cannot know cel-go's insertion order).
+ * The selector is also matched on the device as dra-alloc holds it, packed
+ * as text (through_packed): an answer of that path other than the
+ * evaluation's turns E into an error naming both.
  *
  * The gates are those of the release DRA_KUBERNETES_VERSION names (1.36,
  * 1.37, 1.38), else 1.37's: the release whose upstream-cel answers.
@@ -178,9 +179,9 @@ static void through_packed(const dra_features *f, const char *expr, size_t len, 
     else
         same = e != NULL;
     if (!same) {
-        char *t = dra_xasprintf("the allocator's packed path answers %s%s, the evaluation %s%s", e ? "error " : "",
-                                e ? e->msg : matched ? "true" : "false", error ? "error " : "",
-                                error ? error : value ? value : "?");
+        const char *got = e ? e->msg : matched ? "true" : "false", *want = error ? error : value ? value : "?";
+        char *t = dra_xasprintf("the allocator's packed path answers %s%s, the evaluation %s%s", e ? "error " : "", got,
+                                error ? "error " : "", want);
         json_object_del(r, "value");
         json_object_set_new(r, "error", json_string(t));
         free(t);
