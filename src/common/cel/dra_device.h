@@ -138,14 +138,17 @@ typedef struct dev_full {
 } dev_full;
 
 /* ---- lazy devices ----------------------------------------------------------
- * A device is first only scanned (dra.c device_scan): every attribute and
- * capacity is checked the way the full conversion would convert it, and
- * remembered by name with its JSON value.  A compiled plan reads the few it
- * needs (dra_plan.c dev_lazy_find), each converted on first read and kept; the
- * `device` map, the whole attributes or capacity maps and anything the scan
- * does not vouch for (a conversion error, a list, an attribute of unusual
- * shape, a name given both with and without the driver's domain) come from
- * the full conversion (dra_dev_full), made once, when first needed. */
+ * A device is first only scanned (dra_device.c scan; from text,
+ * model/packed.h dra_packed_scan, or the facts a packed slice holds): every
+ * attribute and capacity is checked the way the full conversion would
+ * convert it, and remembered by name with its JSON value (a packed
+ * device's entries are filled from its facts as they are read).  A
+ * compiled plan reads the few it needs (dra_plan.c dev_lazy_find), each
+ * converted on first read and kept; the `device` map, the whole attributes
+ * or capacity maps and anything the scan does not vouch for (a conversion
+ * error, a list, an attribute of unusual shape, a name given both with and
+ * without the driver's domain) come from the full conversion
+ * (dra_dev_full), made once, when first needed. */
 
 enum { LZ_INT, LZ_BOOL, LZ_STRING, LZ_VERSION, LZ_QUANTITY };
 
