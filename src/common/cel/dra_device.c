@@ -712,7 +712,7 @@ void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
 {
     switch (e->type) {
     case LZ_INT:
-        if (e->s) { /* its digits in the text (the scan took them) */
+        if (e->s && !dra_packed_int_quick(e->s, e->slen, &e->i)) { /* its digits in the text (the scan took them) */
             const char *p = e->s;
             json_int_t iv = 0;
             double dv;

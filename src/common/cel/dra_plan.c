@@ -513,15 +513,21 @@ static inline const cel_value *dev_field(const cel_dra_device *d, int sub)
     return sub == DEV_DRIVER || sub == DEV_ALLOW ? &d->fields[sub] : &dra_dev_full(d)->fields[sub];
 }
 
-/* Short strings compared inline, a word at a time. */
+/* Short strings compared inline, a word at a time (of eight bytes or
+ * more, the last word overlapping the one before). */
 static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
     uint64_t x, y;
-    for (; n >= 8; n -= 8, a += 8, b += 8) {
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y)
-            return false;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
     }
     for (; n; n--)
         if (*a++ != *b++)

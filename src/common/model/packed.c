@@ -41,6 +41,23 @@ bool dra_packed_version_quick(const char *s, size_t len, uint64_t part[3])
     return s == end;
 }
 
+bool dra_packed_int_quick(const char *s, size_t n, int64_t *out)
+{
+    bool neg = n && *s == '-';
+    s += neg;
+    n -= neg;
+    if (!n || n > 18 || (*s == '0' && (n > 1 || neg)))
+        return false;
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned)(s[i] - '0') >= 10)
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = neg ? -v : v;
+    return true;
+}
+
 /* 1-12 digits and a common suffix (none, k M G T P m, Ki Mi Gi Ti Pi): a
  * quantity dra_quantity_parse accepts for certain (the rest is for the
  * parser to decide). */
@@ -220,9 +237,15 @@ static bool t_attr(tscan *t, dra_packed_entry *e)
     char c = *t->p;
     const char *v = t->p;
     if (k[0] == 'i' && (c == '-' || (c >= '0' && c <= '9'))) {
+        const char *q = t->p + (c == '-');
+        while (q < t->end && (unsigned)(*q - '0') < 10)
+            q++;
+        int64_t quick;
         json_int_t iv;
         double dv;
-        if (dra_json_scan_number(&t->p, t->end, &iv, &dv) != 1)
+        if (q < t->end && *q == '}' && dra_packed_int_quick(t->p, (size_t)(q - t->p), &quick))
+            t->p = q;
+        else if (dra_json_scan_number(&t->p, t->end, &iv, &dv) != 1)
             return false;
         e->type = DRA_PACKED_INT;
     } else if (k[0] == 'b' && (c == 't' || c == 'f')) {

@@ -92,6 +92,10 @@ static inline dra_packed_entry dra_packed_entry_at(const void *ents, size_t i)
  * digits without a leading zero), its numbers into part[]; false for
  * anything else (pre-release, build, errors: for the parser to decide). */
 bool dra_packed_version_quick(const char *s, size_t n, uint64_t part[3]);
+/* An integer of n bytes, -?[1-9][0-9]{0,17} or "0", that JSON reads as
+ * that int64 for certain, into *out; false for anything else (for the
+ * JSON scanner to decide). */
+bool dra_packed_int_quick(const char *s, size_t n, int64_t *out);
 /* A version dra_semver_parse accepts (n bytes, no NUL among them). */
 bool dra_packed_version_ok(const char *s, size_t n);
 /* A quantity of n bytes (no NUL among them) that every release's
