@@ -218,8 +218,6 @@ struct cel_dra_device {
     const char *list_error;
     cel_dra_convert how;
     const char *driver;
-    const char *last_dom;          /* the domain last compared with the driver (a plan's constant) */
-    bool last_is_driver;           /* and whether it is the driver's */
     uint32_t nattrs, ncaps, nobjs; /* entries: nattrs attributes, then ncaps capacities */
     uint32_t nroom;                /* objects the allocation has room for */
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
