@@ -11,9 +11,42 @@
 #include "strict.h"
 #include "validate_quota.h"
 
+/* The index key "KIND\x1fNS\x1fNAME" (KIND in decimal) into out, which has
+ * room for key_len's bytes and a NUL. */
+static size_t key_len(dra_kind kind, const char *ns, const char *name)
+{
+    size_t digits = 1;
+    for (unsigned k = (unsigned)kind; k >= 10; k /= 10)
+        digits++;
+    return digits + 2 + (dra_kind_namespaced(kind) && ns ? strlen(ns) : 0) + strlen(name);
+}
+
+static void key_put(char *out, dra_kind kind, const char *ns, const char *name)
+{
+    char num[12];
+    size_t nd = 0;
+    unsigned k = (unsigned)kind;
+    do
+        num[nd++] = (char)('0' + k % 10);
+    while (k /= 10);
+    while (nd)
+        *out++ = num[--nd];
+    *out++ = '\x1f';
+    if (dra_kind_namespaced(kind) && ns) {
+        size_t n = strlen(ns);
+        memcpy(out, ns, n);
+        out += n;
+    }
+    *out++ = '\x1f';
+    size_t n = strlen(name);
+    memcpy(out, name, n + 1);
+}
+
 static char *make_key(dra_kind kind, const char *ns, const char *name)
 {
-    return dra_xasprintf("%d\x1f%s\x1f%s", (int)kind, dra_kind_namespaced(kind) && ns ? ns : "", name);
+    char *key = dra_xmalloc(key_len(kind, ns, name) + 1);
+    key_put(key, kind, ns, name);
+    return key;
 }
 
 /* Insert; returns the already indexed object on a duplicate (key freed). */
@@ -31,10 +64,14 @@ const dra_obj *dra_model_find(const dra_model *m, dra_kind kind, const char *ns,
 {
     if (!m || !name)
         return NULL;
-    char *key = make_key(kind, ns, name);
+    char small[256];
+    size_t len = key_len(kind, ns, name);
+    char *key = len < sizeof small ? small : dra_xmalloc(len + 1);
+    key_put(key, kind, ns, name);
     intptr_t o = 0;
-    bool found = dra_strmap_get(&m->index, key, strlen(key), &o);
-    free(key);
+    bool found = dra_strmap_get(&m->index, key, len, &o);
+    if (key != small)
+        free(key);
     return found ? (const dra_obj *)o : NULL;
 }
 

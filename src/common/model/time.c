@@ -291,17 +291,45 @@ dra_err *dra_time_parse(const char *s, dra_time *out)
 
 /* ---- writing ---- */
 
+/* v in decimal, zero-padded to width digits, at o; returns the end. */
+static char *put_padded(char *o, uint64_t v, int width)
+{
+    char num[24];
+    int n = 0;
+    do
+        num[n++] = (char)('0' + v % 10);
+    while (v /= 10);
+    while (n < width)
+        num[n++] = '0';
+    while (n)
+        *o++ = num[--n];
+    return o;
+}
+
 static char *format(dra_time t, bool nanos)
 {
     dra_civil c;
     dra_civil_from_unix(t.sec, &c);
     /* Go's appendInt(year, 4): a sign, then at least four digits */
     uint64_t y = c.year < 0 ? (uint64_t)0 - (uint64_t)c.year : (uint64_t)c.year;
-    char frac[16] = "";
-    if (nanos)
-        snprintf(frac, sizeof frac, ".%09d", (int)t.nsec);
-    return dra_xasprintf("%s%04llu-%02d-%02dT%02d:%02d:%02d%sZ", c.year < 0 ? "-" : "", (unsigned long long)y, c.month,
-                         c.day, c.hour, c.min, c.sec, frac);
+    char out[64], *o = out;
+    if (c.year < 0)
+        *o++ = '-';
+    o = put_padded(o, y, 4);
+    const struct {
+        char sep;
+        int v;
+    } parts[] = {{'-', c.month}, {'-', c.day}, {'T', c.hour}, {':', c.min}, {':', c.sec}};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        *o++ = parts[i].sep;
+        o = put_padded(o, (uint64_t)parts[i].v, 2);
+    }
+    if (nanos) {
+        *o++ = '.';
+        o = put_padded(o, (uint64_t)t.nsec, 9);
+    }
+    *o++ = 'Z';
+    return dra_xstrndup(out, (size_t)(o - out));
 }
 
 char *dra_time_format(dra_time t)
