@@ -68,14 +68,21 @@ char *dra_arena_strdup(dra_arena *a, const char *s)
 
 char *dra_arena_vprintf(dra_arena *a, const char *fmt, va_list ap)
 {
+    /* one formatting pass for the usual short text (as dra_xvasprintf) */
+    char small[256];
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
+    if (n < 0) {
         n = 0;
+        small[0] = '\0';
+    }
     char *p = dra_arena_alloc(a, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    if ((size_t)n < sizeof small)
+        memcpy(p, small, (size_t)n + 1);
+    else
+        vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;
 }
 

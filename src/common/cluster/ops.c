@@ -128,6 +128,21 @@ static json_t *metadata(const json_t *obj)
     return json_object_get(obj, "metadata");
 }
 
+/* "KIND/NS", the first key part of a created object's name, into buf when
+ * it fits in cap bytes, else into a new string (the caller frees what is
+ * not buf). */
+static char *kind_ns_key(char *buf, size_t cap, const char *kind, const char *ns)
+{
+    size_t nk = strlen(kind), nn = ns ? strlen(ns) : 0;
+    char *k = nk + nn + 2 <= cap ? buf : dra_xmalloc(nk + nn + 2);
+    memcpy(k, kind, nk);
+    k[nk] = '/';
+    if (nn)
+        memcpy(k + nk + 1, ns, nn);
+    k[nk + 1 + nn] = '\0';
+    return k;
+}
+
 dra_change *dra_changes_add_created(dra_changes *c, json_t *obj)
 {
     size_t i = c->nobjs;
@@ -139,9 +154,11 @@ dra_change *dra_changes_add_created(dra_changes *c, json_t *obj)
     const char *ns = json_string_value(json_object_get(metadata(obj), "namespace"));
     const char *name = json_string_value(json_object_get(metadata(obj), "name"));
     if (kind && name) {
-        char *k = dra_xasprintf("%s/%s", kind, ns ? ns : "");
+        char buf[256];
+        char *k = kind_ns_key(buf, sizeof buf, kind, ns);
         dra_lc_index_add(&c->ix, TAG_CREATED, k, name, i);
-        free(k);
+        if (k != buf)
+            free(k);
     }
     size_t j;
     json_t *r;
@@ -158,8 +175,7 @@ dra_change *dra_changes_created(const dra_changes *c, const char *kind, const ch
     if (!kind || !name)
         return NULL;
     char buf[256];
-    int n = snprintf(buf, sizeof buf, "%s/%s", kind, ns ? ns : "");
-    char *k = n >= 0 && (size_t)n < sizeof buf ? buf : dra_xasprintf("%s/%s", kind, ns ? ns : "");
+    char *k = kind_ns_key(buf, sizeof buf, kind, ns);
     size_t i;
     bool found = dra_lc_index_first(&c->ix, TAG_CREATED, k, name, &i);
     if (k != buf)
