@@ -287,11 +287,12 @@ static bool template_holder(const json_t *obj)
 
 bool dra_is_workload(const json_t *obj)
 {
-    if (dra_wl_known_kind(obj))
-        return true;
+    /* first the kinds read most (no known workload kind is one of them) */
     const char *av = dra_jfield_str(obj, "apiVersion");
     if (is_kind(obj, "v1", "Pod") || (av && strncmp(av, "resource.k8s.io/", 16) == 0))
         return false; /* runtimes are held with the workloads: TrainJobs read them */
+    if (dra_wl_known_kind(obj))
+        return true;
     dra_buf at = DRA_BUF_INIT;
     bool claims = false;
     char *path = NULL;
