@@ -5,7 +5,8 @@
 # validation and allocation included) unless noted.  `schedule` figures also
 # give the placement time alone (world build + all pods, from
 # DRA_ALLOC_STATS) and ratios against upstream's scheduler_perf DRA
-# thresholds (40-70 pods/s for 500 nodes x 10 devices, one-device claims).
+# thresholds (40-70 pods/s for 500 nodes x 10 devices, one-device claims);
+# the target is 1,000x the 40: >= 40,000 pods/s, whole process.
 # The plain 5,000-pod case is also run by `upstream-alloc schedule`
 # (upstream's allocator driven as the scheduler drives it; `make
 # upstream-alloc`, else skipped with a note), whole processes interleaved,
@@ -61,7 +62,8 @@ pods() { # pods FIRST COUNT TEMPLATE
 # sched LABEL PODS FILES...: wall time, placement time, pods/s and ratios,
 # and the peak RSS of the last run (/usr/bin/time, where there is one).
 # Best of DRA_BENCH_RUNS runs (default 3): the machine may be shared.
-# Ratios are against upstream's 70 pods/s (and 40); the target is >= 100x 70.
+# Ratios are against upstream's 70 pods/s (and 40); the target is >= 40,000
+# pods/s (1,000x 40), whole process.
 sched() {
     local label=$1 npods=$2 runs=${DRA_BENCH_RUNS:-3}
     shift 2
@@ -83,12 +85,14 @@ sched() {
     awk -v l="$label" -v n="$npods" -v w="$wall" -v p="$place" -v rc="$rc" -v ok="$placed" -v rss="$rss" 'BEGIN{
         pw = n / (w / 1000); pp = (p > 0) ? n / p : 0;
         printf "%-40s %5d ms wall %7.0f pods/s %5.0fx-%4.0fx | placement %4.0f ms %7.0f pods/s %5.0fx-%4.0fx%s | %d placed, exit %d, %d MiB\n",
-            l, w, pw, pw / 70, pw / 40, p * 1000, pp, pp / 70, pp / 40, (pw >= 7000 ? "" : " (wall below 100x)"), ok, rc, rss / 1024 }'
+            l, w, pw, pw / 70, pw / 40, p * 1000, pp, pp / 70, pp / 40, (pw >= 40000 ? "" : " (wall below 40,000)"), ok, rc, rss / 1024 }'
 }
 
 # peer_row FILES...: the issue's schedule row, 5,000 pods: dra-alloc
 # schedule and upstream-alloc schedule, whole processes taken in turn, the
 # best wall time of DRA_BENCH_RUNS (3) each (and the cpu of that run).
+# Wall times are taken to the microsecond here (/usr/bin/time's are
+# hundredths: 8 % of the target's 0.125 s).
 peer_row() {
     local runs=${DRA_BENCH_RUNS:-3} c='' u='' m
     local case="500 nodes x 10 GPUs, 5,000 pods, whole process"
@@ -96,23 +100,32 @@ peer_row() {
     local args=(schedule --now 2026-01-01T00:00:00Z -o jsonl "$@")
     best() { [[ -z $1 ]] || awk -v a="$2" -v b="$1" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; }
     if [[ ! -x $U ]] || ! "$U" schedule --help >/dev/null 2>&1; then
-        for _ in $(seq "$runs"); do m=$(bench_measure "$B/dra-alloc" "${args[@]}"); best "$c" "$m" && c=$m; done
+        for _ in $(seq "$runs"); do m=$(measure_us "$B/dra-alloc" "${args[@]}"); best "$c" "$m" && c=$m; done
         bench_row "$case" "$(pods_s "$c")" "upstream-alloc schedule not built (make upstream-alloc): skipped" \
             "$target$(missed "$c" "")" schedule-5k
         return
     fi
     for _ in $(seq "$runs"); do
-        m=$(bench_measure "$B/dra-alloc" "${args[@]}")
+        m=$(measure_us "$B/dra-alloc" "${args[@]}")
         best "$c" "$m" && c=$m
-        m=$(bench_measure "$U" "${args[@]}")
+        m=$(measure_us "$U" "${args[@]}")
         best "$u" "$m" && u=$m
     done
-    bench_row "$case" "$(pods_s "$c")" "upstream-alloc schedule $(pods_s "$u"); x$(bench_ratio "$u" "$c" 1) wall, x$(bench_ratio "$u" "$c" 2) cpu" \
+    bench_row "$case" "$(pods_s "$c")" "upstream-alloc schedule $(pods_s "$u"); dra-alloc x$(bench_ratio "$u" "$c" 1) faster (wall), x$(bench_ratio "$u" "$c" 2) (cpu)" \
         "$target$(missed "$c" "$u")" schedule-5k
+}
+# measure_us CMD...: bench_measure's "elapsed cpu peakKiB exit" with the
+# elapsed time taken around it to the microsecond.
+measure_us() {
+    local s e m
+    s=$(date +%s%N)
+    m=$(bench_measure "$@")
+    e=$(date +%s%N)
+    awk -v m="$m" -v ns=$((e - s)) 'BEGIN { split(m, x, " "); printf "%.6f %s %s %s", ns / 1e9, x[2], x[3], x[4] }'
 }
 # pods_s "e cpu kib rc": "N pods/s (wall E s, cpu C s)" for 5,000 pods
 pods_s() {
-    awk -v a="$1" 'BEGIN { split(a, x, " "); printf "%.0f pods/s (wall %.2f s, cpu %.2f s)", (x[1] > 0 ? 5000 / x[1] : 0), x[1], x[2]
+    awk -v a="$1" 'BEGIN { split(a, x, " "); printf "%.0f pods/s (wall %.3f s, cpu %.2f s)", (x[1] > 0 ? 5000 / x[1] : 0), x[1], x[2]
         if (x[4] > 1) printf " exit %d", x[4] }'
 }
 # missed "e cpu kib" PEER: how far the target is missed, if it is
