@@ -367,6 +367,22 @@ UNIT_TEST(antlr_recovery_words)
     dra_arena_free(&a);
 }
 
+/* Each case's source parsed: every error as cel-go shows them. */
+static void check_displays(int *unit_failed, const char *const (*cases)[2], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        dra_arena a = DRA_ARENA_INIT;
+        cel_ast *ast = NULL;
+        const char *src = cases[i][0];
+        dra_err *e = cel_parse(src, strlen(src), NULL, &a, &ast);
+        char *d = e ? cel_errors_display(e, src, strlen(src)) : dra_xstrdup("(parsed)");
+        CHECK_STR(d, cases[i][1]);
+        free(d);
+        dra_err_free(e);
+        dra_arena_free(&a);
+    }
+}
+
 /* cel-go's ANTLR error strategy, byte for byte (upstream-cel check): what
  * its adaptive prediction cannot decide ("no viable alternative", with
  * the reserved-word rewrite of parser.go), single-token deletion and
@@ -491,17 +507,30 @@ UNIT_TEST(antlr_error_strategy)
          "ERROR: <input>:1:2: Syntax error: extraneous input ')' expecting {'[', ']', '{', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | [)1]\n | .^"},
     };
     /* clang-format on */
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        dra_arena a = DRA_ARENA_INIT;
-        cel_ast *ast = NULL;
-        const char *src = cases[i][0];
-        dra_err *e = cel_parse(src, strlen(src), NULL, &a, &ast);
-        char *d = e ? cel_errors_display(e, src, strlen(src)) : dra_xstrdup("(parsed)");
-        CHECK_STR(d, cases[i][1]);
-        free(d);
-        dra_err_free(e);
-        dra_arena_free(&a);
-    }
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
+}
+
+/* The input a failed prediction names: the tokens' text and the hidden
+ * ones between them, not what the lexer refused; tabs and line ends
+ * escaped (DefaultErrorStrategy escapeWSAndQuote). */
+UNIT_TEST(antlr_input_text)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {"a.\"b.c(d, [f]).g",
+         "ERROR: <input>:1:3: Syntax error: token recognition error at: '\"b.c(d, [f]).g'\n | a.\"b.c(d, [f]).g\n | ..^\n"
+         "ERROR: <input>:1:17: Syntax error: no viable alternative at input '.'\n | a.\"b.c(d, [f]).g\n | ................^"},
+        {"a.`b == 'c'",
+         "ERROR: <input>:1:3: Syntax error: token recognition error at: '`b ='\n | a.`b == 'c'\n | ..^\n"
+         "ERROR: <input>:1:7: Syntax error: token recognition error at: '= '\n | a.`b == 'c'\n | ......^\n"
+         "ERROR: <input>:1:9: Syntax error: no viable alternative at input '.'c''\n | a.`b == 'c'\n | ........^"},
+        {"a.b.\n(cd, e[f]).g",
+         "ERROR: <input>:2:1: Syntax error: no viable alternative at input '.\\n('\n | (cd, e[f]).g\n | ^"},
+        {"a.\t\r(",
+         "ERROR: <input>:1:5: Syntax error: no viable alternative at input '.\\t\\r('\n | a. \r(\n | ....^"},
+    };
+    /* clang-format on */
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
 UNIT_TEST(depth_limits)

@@ -39,11 +39,13 @@ typedef struct cel_token {
 } cel_token;
 
 /* A lexical error: byte offset and message (arena), len bytes that may
- * hold NUL bytes (ANTLR echoes the offending input raw). */
+ * hold NUL bytes (ANTLR echoes the offending input raw); the bytes
+ * [offset, end) are refused, in no token. */
 typedef struct cel_lex_error {
     size_t offset;
     const char *msg;
     size_t len;
+    size_t end;
 } cel_lex_error;
 
 typedef struct cel_lex_result {

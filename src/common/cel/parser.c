@@ -33,6 +33,8 @@ typedef struct parse_state {
     cel_parser p;
     const cel_token *toks;
     size_t ntoks, pos;
+    const cel_lex_error *refused; /* the lexer's errors, in source order */
+    size_t nrefused;
     int depth[R_COUNT];
     int max_depth;
     bool optional_syntax;
@@ -203,41 +205,57 @@ static void catch_error(parse_state *s, int x)
         s->pos++;
 }
 
+/* DefaultErrorStrategy escapeWSAndQuote: tabs and line ends shown as
+ * \t, \n and \r (the quotes are the callers'). */
+static char *escape_ws(dra_buf *b)
+{
+    dra_buf out = DRA_BUF_INIT;
+    for (size_t i = 0; i < b->len; i++) {
+        char c = b->data[i];
+        if (c == '\t' || c == '\n' || c == '\r') {
+            dra_buf_putc(&out, '\\');
+            dra_buf_putc(&out, c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+        } else {
+            dra_buf_putc(&out, c);
+        }
+    }
+    dra_buf_puts(&out, "");
+    dra_buf_free(b);
+    return dra_buf_detach(&out);
+}
+
 /* ANTLR shows the offending token's text; <EOF> at the end. */
 static char *tok_text(const parse_state *s, const cel_token *t)
 {
     if (t->kind == CEL_TOK_EOF)
         return dra_xstrdup("<EOF>");
-    return dra_xstrndup(s->p.src + t->start, t->len);
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_append(&b, s->p.src + t->start, t->len);
+    return escape_ws(&b);
 }
 
 /* ANTLR's text of tokens first..last (EOF not shown), the hidden ones
- * between them (spaces, comments) included, what the lexer refused not. */
+ * between them (spaces, comments) included: every byte between two
+ * tokens but those the lexer refused. */
 static char *span_text(const parse_state *s, const cel_token *first, const cel_token *last)
 {
     dra_buf b = DRA_BUF_INIT;
+    size_t r = 0;
     for (const cel_token *t = first; t <= last && t->kind != CEL_TOK_EOF; t++) {
         dra_buf_append(&b, s->p.src + t->start, t->len);
         if (t == last)
             break;
         size_t i = t->start + t->len, end = t[1].start;
         while (i < end) {
-            char c = s->p.src[i];
-            if (c == '/' && i + 1 < end && s->p.src[i + 1] == '/') {
-                size_t j = i;
-                while (j < end && s->p.src[j] != '\n')
-                    j++;
-                dra_buf_append(&b, s->p.src + i, j - i);
-                i = j;
-            } else {
-                if (c && strchr(" \t\r\n\f", c))
-                    dra_buf_putc(&b, c);
-                i++;
-            }
+            while (r < s->nrefused && s->refused[r].end <= i)
+                r++;
+            size_t stop = r < s->nrefused && s->refused[r].offset < end ? s->refused[r].offset : end;
+            if (stop > i)
+                dra_buf_append(&b, s->p.src + i, stop - i);
+            i = stop < end ? s->refused[r].end : end;
         }
     }
-    dra_buf_puts(&b, "");
-    return dra_buf_detach(&b);
+    return escape_ws(&b);
 }
 
 /* ANTLR's "no viable alternative" at token bad, its prediction having
@@ -1299,6 +1317,8 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
     }
     s.toks = lx.tokens;
     s.ntoks = lx.ntokens;
+    s.refused = lx.errors;
+    s.nrefused = lx.nerrors;
 
     s.follow = TOKSET(CEL_TOK_EOF);
     push_follow(&s, TOKSET(CEL_TOK_EOF));
