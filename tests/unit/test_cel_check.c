@@ -182,6 +182,10 @@ UNIT_TEST(functions)
     T("i.size()", "1:7: found no matching overload for 'size' applied to 'int.()'");
     T("nofn(1)", "1:5: undeclared reference to 'nofn' (in container '')");
     T("s.nofn()", "1:7: undeclared reference to 'nofn' (in container '')");
+    /* a leading dot: the root scope's function, by its own name */
+    T(".size(s)", "int");
+    T(".startsWith('a')", "1:12: found no matching overload for 'startsWith' applied to '(string)'");
+    T(".nofn(1)", "1:6: undeclared reference to '.nofn' (in container '')");
     T("dyn(1)", "dyn");
     T("quantity('1Gi').isGreaterThan(quantity('1'))", "bool");
     T("device.capacity['d']['mem'].compareTo(quantity('1'))", "int");

@@ -807,7 +807,12 @@ static void check_call(checker *c, cel_node *e)
     size_t novs = 0;
     const cel_overload *const *ovs;
     if (!e->u.call.target) {
-        ovs = cel_registry_lookup(reg, fn, &novs);
+        /* `.f(x)`: the root scope's f, called by its own name (cel-go
+         * Container.ResolveCandidateNames drops the leading dot; the
+         * checker renames the call to the function found). */
+        ovs = cel_registry_lookup(reg, fn[0] == '.' ? fn + 1 : fn, &novs);
+        if (novs && fn[0] == '.')
+            e->u.call.function = fn = fn + 1;
         if (!novs) {
             if (!strcmp(fn, "cel.@mapInsert") && (e->u.call.nargs == 2 || e->u.call.nargs == 3)) {
                 check_map_insert(c, e);

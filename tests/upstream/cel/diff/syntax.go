@@ -51,6 +51,7 @@ var syntaxCases = []string{
 	"a[1,2]", "a[:]", "a[1:2]", "a[]", "a[[", "a]]", "a)(", "a)", "a}", "a,", "a:", "a?", "a?.b", "a!", "a=",
 	"a==", "a!=", "a<", "a<=", "a>", "a>=", "a+", "a*", "a/", "a%", "a-", "a&&", "a||",
 	"a.\"b.c(d, [f]).g", "a.`b == 'c'", "a.b.\n(cd, e[f]).g", "a.\t(", "a.\t\r(", "a.\r\n(", "-'1 < 2",
+	".size('s') == 1", ".startsWith('a')", ".nofn(1)", "'a'.startsWith(.string('a'))",
 }
 
 // Pieces the generator puts in.
