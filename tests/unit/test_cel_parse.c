@@ -533,6 +533,21 @@ UNIT_TEST(antlr_input_text)
     check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
+/* A stray token before an expression is deleted at unary's sync, before
+ * member is entered: recovery after it does not stop at a '.' or '['. */
+UNIT_TEST(antlr_deletion_before_unary)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {"*a.b.c(d,x e[f]).g",
+         "ERROR: <input>:1:1: Syntax error: extraneous input '*' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | *a.b.c(d,x e[f]).g\n | ^\nERROR: <input>:1:12: Syntax error: mismatched input 'e' expecting ')'\n | *a.b.c(d,x e[f]).g\n | ...........^"},
+        {"!=size(a..b) > 3 && c",
+         "ERROR: <input>:1:1: Syntax error: extraneous input '!=' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | !=size(a..b) > 3 && c\n | ^\nERROR: <input>:1:10: Syntax error: no viable alternative at input '..'\n | !=size(a..b) > 3 && c\n | .........^"},
+    };
+    /* clang-format on */
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

@@ -1156,7 +1156,12 @@ static cel_node *primary_rule(parse_state *s)
             report_syntax(s, t->start, "extraneous input '%s' expecting %s", txt, set);
             free(txt);
             advance(s);
-            return parse_unary(s);
+            /* ANTLR deletes it at unary's sync, before member is entered:
+             * the follow member_rule pushed ('.', '[') is not on the stack */
+            uint64_t member_follow = s->follows[--s->nfollows];
+            cel_node *n = parse_unary(s);
+            push_follow(s, member_follow);
+            return n;
         }
         return mismatched(s, x, set);
     }

@@ -51,7 +51,7 @@ var syntaxCases = []string{
 	"a[1,2]", "a[:]", "a[1:2]", "a[]", "a[[", "a]]", "a)(", "a)", "a}", "a,", "a:", "a?", "a?.b", "a!", "a=",
 	"a==", "a!=", "a<", "a<=", "a>", "a>=", "a+", "a*", "a/", "a%", "a-", "a&&", "a||",
 	"a.\"b.c(d, [f]).g", "a.`b == 'c'", "a.b.\n(cd, e[f]).g", "a.\t(", "a.\t\r(", "a.\r\n(", "-'1 < 2",
-	".size('s') == 1", ".startsWith('a')", ".nofn(1)", "'a'.startsWith(.string('a'))",
+	".size('s') == 1", ".startsWith('a')", ".nofn(1)", "'a'.startsWith(.string('a'))", "*a.b.c(d,x e[f]).g", "!=size(a..b) > 3 && c",
 }
 
 // Pieces the generator puts in.
