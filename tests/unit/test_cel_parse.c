@@ -548,6 +548,30 @@ UNIT_TEST(antlr_deletion_before_unary)
     check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
+/* What ANTLR parses but cel-go's visitor leaves: the arguments of a
+ * reserved word's call, a map key with no ':' (only their syntax errors
+ * are reported). */
+UNIT_TEST(antlr_parsed_unvisited)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {"1 + as (4 -5) % 6",
+         "ERROR: <input>:1:5: reserved identifier: as\n | 1 + as (4 -5) % 6\n | ....^"},
+        {"for(a.all(1, x))",
+         "ERROR: <input>:1:1: reserved identifier: for\n | for(a.all(1, x))\n | ^"},
+        {"as(1 +)",
+         "ERROR: <input>:1:1: reserved identifier: as\n | as(1 +)\n | ^\nERROR: <input>:1:7: Syntax error: mismatched input ')' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | as(1 +)\n | ......^"},
+        {"{for}",
+         "ERROR: <input>:1:5: Syntax error: mismatched input '}' expecting ':'\n | {for}\n | ....^"},
+        {"{if: 1}",
+         "ERROR: <input>:1:2: reserved identifier: if\n | {if: 1}\n | .^"},
+        {"{1: 2, a.all(1, x)}",
+         "ERROR: <input>:1:19: Syntax error: mismatched input '}' expecting ':'\n | {1: 2, a.all(1, x)}\n | ..................^"},
+    };
+    /* clang-format on */
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

@@ -59,6 +59,27 @@ cel_node *cel_p_error_n(cel_parser *p, size_t offset, const char *prefix, const 
     return add_error(p, offset, e);
 }
 
+/* Reported while parsing, not visiting (parser.c report_syntax, enter). */
+static bool parse_time(const dra_err *e)
+{
+    return !strncmp(e->msg, "Syntax error: ", 14) || !strncmp(e->msg, "expression recursion limit exceeded", 35);
+}
+
+void cel_p_unvisit(cel_parser *p, size_t mark)
+{
+    dra_err *kept = NULL, *rest = p->errs;
+    for (size_t i = 0; rest; i++) {
+        dra_err *e = dra_err_pop(&rest);
+        if (i < mark || parse_time(e)) {
+            kept = dra_err_append(kept, e);
+        } else {
+            dra_err_free(e);
+            p->nerrs--;
+        }
+    }
+    p->errs = kept;
+}
+
 cel_node *cel_p_ident(cel_parser *p, size_t offset, const char *name)
 {
     cel_node *n = cel_p_node(p, CEL_NODE_IDENT, offset);

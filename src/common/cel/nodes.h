@@ -34,6 +34,13 @@ cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...) DRA_PR
 /* The same for the message prefix + len bytes of msg (NUL bytes kept). */
 cel_node *cel_p_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len);
 
+/* Drop what the visitor reported after the first `mark` errors of
+ * p->errs (dra_err_count before the subtree), keeping the parser's own
+ * reports ("Syntax error: ...", the recursion limit): cel-go's visitor
+ * does not go into a subtree ANTLR parsed but left unused (the arguments
+ * of a reserved word's call, a map key with no ':'). */
+void cel_p_unvisit(cel_parser *p, size_t mark);
+
 cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset);
 cel_node *cel_p_ident(cel_parser *p, size_t offset, const char *name);
 cel_node *cel_p_bool(cel_parser *p, size_t offset, bool v);

@@ -1020,6 +1020,7 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
     push_follow(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE)); /* the initializer list */
     while (!closing && kind(s) != CEL_TOK_RBRACE && !s->p.fatal) {
         cel_entry e = {0};
+        size_t key_mark = 0;
         const cel_token *q = peek(s);
         if (q->kind == CEL_TOK_QUESTION) {
             advance(s);
@@ -1057,13 +1058,18 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
             advance(s);
             e.field = field_name(s, id);
         } else {
+            key_mark = dra_err_count(s->p.errs);
             push_follow(s, TOKSET(CEL_TOK_COLON));
             e.key = parse_expr_in(s, TOKSET(CEL_TOK_COLON), n || e.optional ? NULL : MAP_START_SET, X_PRIMARY);
             pop_follow(s);
         }
         const cel_token *colon = peek(s);
-        if (s->p.fatal || !expect(s, CEL_TOK_COLON, X_ENTRIES))
+        if (s->p.fatal || !expect(s, CEL_TOK_COLON, X_ENTRIES)) {
+            /* cel-go visits the entries that have their ':' */
+            if (!message_name)
+                cel_p_unvisit(&s->p, key_mark);
             break;
+        }
         push_follow(s, TOKSET(CEL_TOK_COMMA));
         e.value = parse_expr_in(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), NULL, X_NONE);
         pop_follow(s);
@@ -1193,8 +1199,19 @@ static cel_node *primary_rule(parse_state *s)
     s->pos += i;
     const cel_token *id = advance(s);
     const char *idtext = tok_str(s, id);
-    if (is_reserved(idtext))
-        return cel_p_error(&s->p, t->start, "reserved identifier: %s", idtext);
+    if (is_reserved(idtext)) {
+        cel_node *r = cel_p_error(&s->p, t->start, "reserved identifier: %s", idtext);
+        if (kind(s) == CEL_TOK_LPAREN) {
+            /* ANTLR parses the call; cel-go's visitor stops at the name */
+            advance(s);
+            size_t mark = dra_err_count(s->p.errs);
+            node_vec args = {0};
+            parse_args(s, &args, X_PRIMARY);
+            free(args.v);
+            cel_p_unvisit(&s->p, mark);
+        }
+        return r;
+    }
     const char *name = leading_dot ? dra_arena_printf(s->p.arena, ".%s", idtext) : idtext;
     if (kind(s) == CEL_TOK_LPAREN) {
         const cel_token *open = advance(s);
