@@ -572,6 +572,24 @@ UNIT_TEST(antlr_parsed_unvisited)
     check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
+/* A '.' that starts no name: primary's prediction fails before any
+ * alternative, and cel-go's visitor makes an expression at NoLocation of
+ * the context it does not know; a macro refusing it says 1:0. */
+UNIT_TEST(antlr_primary_no_location)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {"has(..a)",
+         "ERROR: <input>:1:0: invalid argument to has() macro\n | has(..a)\n | ^\nERROR: <input>:1:6: Syntax error: no viable alternative at input '..'\n | has(..a)\n | .....^"},
+        {"[1].all(..x, x)",
+         "ERROR: <input>:1:0: argument must be a simple name\n | [1].all(..x, x)\n | ^\nERROR: <input>:1:10: Syntax error: no viable alternative at input '..'\n | [1].all(..x, x)\n | .........^"},
+        {"cel.bind(.%v, 1, v)",
+         "ERROR: <input>:1:11: Syntax error: no viable alternative at input '.%'\n | cel.bind(.%v, 1, v)\n | ..........^\nERROR: <input>:1:11: cel.bind() variable names must be simple identifiers\n | cel.bind(.%v, 1, v)\n | ..........^"},
+    };
+    /* clang-format on */
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

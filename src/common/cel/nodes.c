@@ -23,8 +23,9 @@ cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset)
 static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e)
 {
     if (e) {
-        int line, col;
-        cel_ast_location(p->ast, offset, &line, &col);
+        int line = 1, col = 0;
+        if (offset != CEL_P_NO_LOCATION)
+            cel_ast_location(p->ast, offset, &line, &col);
         e->line = line > 0 ? line : 0;
         e->col = line > 0 ? col : 0;
         p->errs = dra_err_append(p->errs, e);

@@ -28,6 +28,11 @@ typedef struct cel_parser {
     bool fatal; /* stop parsing (syntax error, limits) */
 } cel_parser;
 
+/* The offset of a node cel-go's visitor builds at common.NoLocation (a
+ * parse context it does not know, left by a failed prediction): a problem
+ * reported there is at 1:0. */
+#define CEL_P_NO_LOCATION (SIZE_MAX - 1)
+
 /* Report a problem at a byte offset (SIZE_MAX = no location) and return an
  * error placeholder node. */
 cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...) DRA_PRINTF(3, 4);

@@ -1175,8 +1175,12 @@ static cel_node *primary_rule(parse_state *s)
     bool leading_dot = t->kind == CEL_TOK_DOT;
     size_t i = leading_dot ? 1 : 0;
     if (peek_at(s, i)->kind != CEL_TOK_IDENT) {
-        /* '.' IDENTIFIER: ANTLR's prediction fails after the dot */
-        return no_viable(s, X_PRIMARY, t, peek_at(s, i));
+        /* '.' IDENTIFIER: ANTLR's prediction fails after the dot, in
+         * primary before any alternative, a context cel-go's visitor does
+         * not know (an expression at NoLocation) */
+        cel_node *n = no_viable(s, X_PRIMARY, t, peek_at(s, i));
+        n->offset = CEL_P_NO_LOCATION;
+        return n;
     }
     /* Qualified name followed by '{' is a message construction. */
     size_t k = i + 1;

@@ -53,6 +53,7 @@ var syntaxCases = []string{
 	"a.\"b.c(d, [f]).g", "a.`b == 'c'", "a.b.\n(cd, e[f]).g", "a.\t(", "a.\t\r(", "a.\r\n(", "-'1 < 2",
 	".size('s') == 1", ".startsWith('a')", ".nofn(1)", "'a'.startsWith(.string('a'))", "*a.b.c(d,x e[f]).g", "!=size(a..b) > 3 && c",
 	"1 + as (4 -5) % 6", "for(a.all(1, x))", "as(1 +)", ".if(has(a))", "{for}", "{if: 1}", "{1: 2, a.all(1, x)}", "{?as}",
+	"has(..a)", "[1].all(..x, x)", "x.all(.,1)", "cel.bind(.%v, 1, v)", "has(.)", "x.exists_one(.1, true)", "[1].map(x, ..x)",
 }
 
 // Pieces the generator puts in.
