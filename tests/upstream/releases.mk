@@ -30,8 +30,11 @@
 #                               the subset CI runs (.ci/run): each release's
 #                               peers, REL_CI_SEEDS allocator seeds, its
 #                               allocator table, its scheduling peer check,
-#                               REL_CI_CEL expressions and the validation
-#                               seeds with REL_CI_VALIDATE mutations;
+#                               REL_CI_CEL expressions, the compile errors of
+#                               malformed selectors (cel.mk's
+#                               upstream-check-cel-syntax-1.N) and the
+#                               validation seeds with REL_CI_VALIDATE
+#                               mutations;
 #                               "N passed, N failed"
 #
 # Not part of `make check`; each target without Go says so in one line.
@@ -54,7 +57,7 @@ REL_CI_SEEDS ?= 300
 REL_CI_CEL ?= -count 2000
 REL_CI_VALIDATE ?= -mutations 1 -limits 1 -gate-share 64
 REL_CI_CHECKS := $(foreach r,$(REL_RELEASES),upstream-check-alloc-$(r) \
-	upstream-alloctable-$(r) upstream-check-schedule-peer-$(r) upstream-check-cel-$(r) \
+	upstream-alloctable-$(r) upstream-check-schedule-peer-$(r) upstream-check-cel-$(r) upstream-check-cel-syntax-$(r) \
 	upstream-check-validate-$(r))
 
 # $(call rel_goflags,RELEASE): UPSTREAM_GOBUILDFLAGS with the release's
