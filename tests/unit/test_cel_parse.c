@@ -590,6 +590,26 @@ UNIT_TEST(antlr_primary_no_location)
     check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
+/* '?' and no field name in a message: escapeIdent's sync deletes one
+ * stray token, else it throws and recovers; a ':' is conjured silently
+ * and the visitor refuses the nameless field at the list's start. */
+UNIT_TEST(antlr_optional_field_no_name)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {"A{[?].b}",
+         "ERROR: <input>:1:3: Syntax error: extraneous input '[' expecting {'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}\n | A{[?].b}\n | ..^\nERROR: <input>:1:4: unsupported ident kind\n | A{[?].b}\n | ...^\nERROR: <input>:1:5: Syntax error: mismatched input ']' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | A{[?].b}\n | ....^"},
+        {"A{?1: 2}",
+         "ERROR: <input>:1:3: unsupported ident kind\n | A{?1: 2}\n | ..^\nERROR: <input>:1:4: Syntax error: mismatched input '1' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | A{?1: 2}\n | ...^"},
+        {"A{a: 1, ?.b}",
+         "ERROR: <input>:1:10: Syntax error: extraneous input '.' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | A{a: 1, ?.b}\n | .........^\nERROR: <input>:1:12: Syntax error: mismatched input '}' expecting ':'\n | A{a: 1, ?.b}\n | ...........^"},
+        {"A{a: 1, ?,b: 2}",
+         "ERROR: <input>:1:10: Syntax error: extraneous input ',' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | A{a: 1, ?,b: 2}\n | .........^"},
+    };
+    /* clang-format on */
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

@@ -1015,6 +1015,7 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
     if (!message_name)
         sync_start(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), MAP_START_SET);
     bool closing = kind(s) == CEL_TOK_COMMA; /* '{' ','? '}' */
+    size_t list_start = peek(s)->start; /* the initializer list's first token */
     if (closing)
         advance(s);
     push_follow(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE)); /* the initializer list */
@@ -1028,14 +1029,37 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
         }
         if (message_name) {
             const cel_token *id = peek(s);
-            if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT) {
-                if (n || e.optional) {
+            if (n == 0)
+                list_start = q->start;
+            cel_tok_kind next = peek_at(s, 1)->kind;
+            if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT && e.optional && !s->recovering &&
+                id->kind != CEL_TOK_EOF && (next == CEL_TOK_IDENT || next == CEL_TOK_ESC_IDENT)) {
+                /* escapeIdent's sync: single-token deletion */
+                char *txt = tok_text(s, id);
+                report_syntax(s, id->start, "extraneous input '%s' expecting {IDENTIFIER, ESC_IDENTIFIER}", txt);
+                free(txt);
+                advance(s);
+                id = advance(s);
+                e.field = field_name(s, id);
+            } else if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT && e.optional) {
+                /* optField: '?' escapeIdent, the name missing: escapeIdent
+                 * throws and recovers (up to optField's ':' or what
+                 * follows the list); the ':' may then be conjured
+                 * silently, and the visitor meets the broken optField */
+                mismatched(s, X_ESCIDENT, "{IDENTIFIER, ESC_IDENTIFIER}");
+                push_follow(s, TOKSET(CEL_TOK_COLON));
+                catch_error(s, X_ESCIDENT);
+                pop_follow(s);
+                if (s->p.fatal)
+                    break;
+                e.field = NULL;
+            } else if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT) {
+                if (n) {
                     mismatched(s, X_ENTRIES, "{IDENTIFIER, ESC_IDENTIFIER}");
                     break;
                 }
                 /* fieldInitializerList? ','? '}' at the '{' */
                 const char *set = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
-                cel_tok_kind next = peek_at(s, 1)->kind;
                 if (id->kind == CEL_TOK_EOF || s->recovering ||
                     (next != CEL_TOK_RBRACE && next != CEL_TOK_COMMA && next != CEL_TOK_QUESTION &&
                      next != CEL_TOK_IDENT && next != CEL_TOK_ESC_IDENT)) {
@@ -1054,9 +1078,12 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
                 if (kind(s) == CEL_TOK_QUESTION || kind(s) == CEL_TOK_RBRACE)
                     continue;
                 id = peek(s);
+                advance(s);
+                e.field = field_name(s, id);
+            } else {
+                advance(s);
+                e.field = field_name(s, id);
             }
-            advance(s);
-            e.field = field_name(s, id);
         } else {
             key_mark = dra_err_count(s->p.errs);
             push_follow(s, TOKSET(CEL_TOK_COLON));
@@ -1077,7 +1104,11 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
             break;
         e.id = ++s->p.next_id;
         e.offset = colon->start;
-        if (e.optional && !s->optional_syntax) {
+        if (message_name && !e.field) {
+            /* parser.go VisitIFieldInitializerList: normalizeIdent's
+             * error, at the list */
+            cel_p_error(&s->p, list_start, "unsupported ident kind");
+        } else if (e.optional && !s->optional_syntax) {
             cel_p_error(&s->p, q->start, "unsupported syntax '?'");
         } else {
             entries = dra_xgrow(entries, n, sizeof *entries);
