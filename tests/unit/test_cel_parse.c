@@ -610,6 +610,24 @@ UNIT_TEST(antlr_optional_field_no_name)
     check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
+/* Once '?' or '.?' is matched cel-go's visitor builds the conditional
+ * or the optional selection at that operator, whatever is missing after
+ * it: has() refuses it there. */
+UNIT_TEST(antlr_operator_kept_when_broken)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {"has(a?.b)",
+         "ERROR: <input>:1:6: invalid argument to has() macro\n | has(a?.b)\n | .....^\nERROR: <input>:1:9: Syntax error: mismatched input ')' expecting ':'\n | has(a?.b)\n | ........^"},
+        {"has(a.b?)",
+         "ERROR: <input>:1:8: invalid argument to has() macro\n | has(a.b?)\n | .......^\nERROR: <input>:1:9: Syntax error: mismatched input ')' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | has(a.b?)\n | ........^"},
+        {"has(a.b.?)",
+         "ERROR: <input>:1:8: invalid argument to has() macro\n | has(a.b.?)\n | .......^\nERROR: <input>:1:10: Syntax error: mismatched input ')' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | has(a.b.?)\n | .........^\nERROR: <input>:1:10: unsupported ident kind\n | has(a.b.?)\n | .........^"},
+    };
+    /* clang-format on */
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

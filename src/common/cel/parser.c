@@ -767,7 +767,8 @@ static cel_node *member_rule(parse_state *s)
                     catch_error(s, X_ESCIDENT);
                     pop_follow(s);
                     cel_p_error(&s->p, id->start, "unsupported ident kind");
-                    e = placeholder(s, id->start);
+                    /* VisitSelect goes on: the '.?' call, at the '.' */
+                    e = placeholder(s, op->start);
                     continue;
                 }
                 if (s->p.fatal)
@@ -1285,11 +1286,11 @@ static cel_node *parse_expr(parse_state *s)
         cel_node *t = parse_logic(s, true);
         pop_follow(s);
         s->follow = saved_follow;
-        if (expect(s, CEL_TOK_COLON, X_EXPR)) {
-            cel_node *f = parse_expr(s);
-            cel_node *args[3] = {cond, t, f};
-            cond = global_call(s, op->start, CEL_OP_CONDITIONAL, args, 3);
-        }
+        /* VisitExpr builds the conditional once the '?' is matched,
+         * whatever is missing after it */
+        cel_node *f = expect(s, CEL_TOK_COLON, X_EXPR) ? parse_expr(s) : placeholder(s, CEL_P_NO_LOCATION);
+        cel_node *args[3] = {cond, t, f};
+        cond = global_call(s, op->start, CEL_OP_CONDITIONAL, args, 3);
     }
     catch_error(s, X_EXPR);
     s->depth[R_EXPR] = saved;
