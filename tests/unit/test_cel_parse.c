@@ -628,6 +628,22 @@ UNIT_TEST(antlr_operator_kept_when_broken)
     check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
+/* A unary operator matched ends error recovery: what goes wrong after
+ * it is reported again ("missing ':'" conjured a token and left the
+ * parser recovering). */
+UNIT_TEST(antlr_unary_ends_recovery)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {"{'a'!",
+         "ERROR: <input>:1:5: Syntax error: missing ':' at '!'\n | {'a'!\n | ....^\nERROR: <input>:1:6: Syntax error: extraneous input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | {'a'!\n | .....^"},
+        {"{'a'--",
+         "ERROR: <input>:1:7: Syntax error: no viable alternative at input '-'\n | {'a'--\n | ......^\nERROR: <input>:1:7: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | {'a'--\n | ......^"},
+    };
+    /* clang-format on */
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

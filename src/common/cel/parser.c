@@ -634,9 +634,12 @@ static cel_node *unary_rule(parse_state *s)
          * literal's sign; the '-' is left to the caller's operator loop */
         if (k == CEL_TOK_MINUS && (!starts_operand(next) || next == CEL_TOK_EXCLAM)) {
             s->pos += count - 1;
+            if (count > 1) /* the '-' before it matched (ReportMatch) */
+                s->recovering = false;
             return no_viable(s, X_UNARY, peek(s), peek_at(s, 1));
         }
         s->pos += count;
+        s->recovering = false; /* the operators matched (ReportMatch) */
         if (k == CEL_TOK_EXCLAM && !starts_operand(next) && !s->recovering) {
             /* ('!')+ member: ANTLR's sync at the loop's end reports the
              * token as unwanted and consumes up to what may start the

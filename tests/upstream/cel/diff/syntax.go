@@ -56,6 +56,7 @@ var syntaxCases = []string{
 	"has(..a)", "[1].all(..x, x)", "x.all(.,1)", "cel.bind(.%v, 1, v)", "has(.)", "x.exists_one(.1, true)", "[1].map(x, ..x)",
 	"A{[?].b}", "A{?}", "A{?.a}", "A{?1: 2}", "A{a: 1, ?}", "A{a: 1, ?,b: 2}", "A{a: 1, ?.b}", "A{?`a: 1}", "A{?: 1}",
 	"has(a?.b)", "has(a?b)", "has(a.b?)", "has(a.b.?)", "has(a ? b :)", "has(a.b ?)", "[1].all(x ? y, x)", "has(a.?)",
+	"{'a'!", "{'a'--", "{'a'-!", "{'a'!!", "[1 !]", "{'a' -}", "f(1 !)", "{'a' !a", "{'a'---1}",
 }
 
 // Pieces the generator puts in.
