@@ -610,13 +610,17 @@ UNIT_TEST(antlr_optional_field_no_name)
     check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
-/* Once '?' or '.?' is matched cel-go's visitor builds the conditional
- * or the optional selection at that operator, whatever is missing after
- * it: has() refuses it there. */
+/* Once '?', '.?' or '[' is matched cel-go's visitor builds the
+ * conditional, the optional selection or the index at that operator,
+ * whatever is missing after it: has() refuses it there. */
 UNIT_TEST(antlr_operator_kept_when_broken)
 {
     /* clang-format off */
     static const char *const cases[][2] = {
+        {"has(a.b[)",
+         "ERROR: <input>:1:8: invalid argument to has() macro\n | has(a.b[)\n | .......^\nERROR: <input>:1:9: Syntax error: mismatched input ')' expecting {'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | has(a.b[)\n | ........^"},
+        {"has(a[?1)",
+         "ERROR: <input>:1:6: invalid argument to has() macro\n | has(a[?1)\n | .....^\nERROR: <input>:1:9: Syntax error: missing ']' at ')'\n | has(a[?1)\n | ........^"},
         {"has(a?.b)",
          "ERROR: <input>:1:6: invalid argument to has() macro\n | has(a?.b)\n | .....^\nERROR: <input>:1:9: Syntax error: mismatched input ')' expecting ':'\n | has(a?.b)\n | ........^"},
         {"has(a.b?)",

@@ -824,8 +824,14 @@ static cel_node *member_rule(parse_state *s)
             push_follow(s, TOKSET(CEL_TOK_RBRACKET));
             cel_node *idx = parse_expr_in(s, TOKSET(CEL_TOK_RBRACKET), opt ? NULL : INDEX_START_SET, X_MEMBER);
             pop_follow(s);
-            if (!expect(s, CEL_TOK_RBRACKET, X_MEMBER))
+            if (!expect(s, CEL_TOK_RBRACKET, X_MEMBER)) {
+                /* VisitIndex builds the index at its '[' all the same */
+                if (opt && !s->optional_syntax)
+                    e = cel_p_error(&s->p, op->start, "unsupported syntax '[?'");
+                else
+                    e = binary(s, op->start, opt ? CEL_OP_OPT_INDEX : CEL_OP_INDEX, e, idx);
                 break;
+            }
             if (opt && !s->optional_syntax) {
                 e = cel_p_error(&s->p, op->start, "unsupported syntax '[?'");
                 continue;

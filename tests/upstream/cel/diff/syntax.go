@@ -57,6 +57,7 @@ var syntaxCases = []string{
 	"A{[?].b}", "A{?}", "A{?.a}", "A{?1: 2}", "A{a: 1, ?}", "A{a: 1, ?,b: 2}", "A{a: 1, ?.b}", "A{?`a: 1}", "A{?: 1}",
 	"has(a?.b)", "has(a?b)", "has(a.b?)", "has(a.b.?)", "has(a ? b :)", "has(a.b ?)", "[1].all(x ? y, x)", "has(a.?)",
 	"{'a'!", "{'a'--", "{'a'-!", "{'a'!!", "[1 !]", "{'a' -}", "f(1 !)", "{'a' !a", "{'a'---1}",
+	"has(a.b[)", "has(a[1)", "has(a[?)", "has(a[?1)", "has(a[])", "has(a[1 2])", "has(a.b[1] 2)",
 }
 
 // Pieces the generator puts in.
