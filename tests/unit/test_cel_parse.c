@@ -534,11 +534,14 @@ UNIT_TEST(antlr_input_text)
 }
 
 /* A stray token before an expression is deleted at unary's sync, before
- * member is entered: recovery after it does not stop at a '.' or '['. */
+ * member is entered: recovery after it does not stop at a '.' or '[',
+ * and no member loop goes on after the operand recovered. */
 UNIT_TEST(antlr_deletion_before_unary)
 {
     /* clang-format off */
     static const char *const cases[][2] = {
+        {"A{a: 1, b:: [1.., 2]}.a == 1",
+         "ERROR: <input>:1:11: Syntax error: extraneous input ':' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | A{a: 1, b:: [1.., 2]}.a == 1\n | ..........^\nERROR: <input>:1:16: Syntax error: no viable alternative at input '..'\n | A{a: 1, b:: [1.., 2]}.a == 1\n | ...............^"},
         {"*a.b.c(d,x e[f]).g",
          "ERROR: <input>:1:1: Syntax error: extraneous input '*' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | *a.b.c(d,x e[f]).g\n | ^\nERROR: <input>:1:12: Syntax error: mismatched input 'e' expecting ')'\n | *a.b.c(d,x e[f]).g\n | ...........^"},
         {"!=size(a..b) > 3 && c",

@@ -52,6 +52,7 @@ typedef struct parse_state {
     size_t last_err_pos; /* lastErrorIndex */
     unsigned last_err_rules;
     int recoveries;
+    bool unary_done; /* primary_rule parsed a whole unary after a deleted token */
 } parse_state;
 
 /* The rules that catch a syntax error (ANTLR: the rule it is thrown in). */
@@ -735,6 +736,11 @@ static cel_node *member_rule(parse_state *s)
     push_follow(s, TOKSET(CEL_TOK_DOT) | TOKSET(CEL_TOK_LBRACKET));
     cel_node *e = parse_primary(s);
     pop_follow(s);
+    if (s->unary_done) { /* primary_rule's deletion parsed the whole operand */
+        s->unary_done = false;
+        s->depth[R_MEMBER] = saved;
+        return e;
+    }
     while (!s->p.fatal) {
         cel_tok_kind k = kind(s);
         if (k == CEL_TOK_DOT) {
@@ -1208,6 +1214,7 @@ static cel_node *primary_rule(parse_state *s)
             uint64_t member_follow = s->follows[--s->nfollows];
             cel_node *n = parse_unary(s);
             push_follow(s, member_follow);
+            s->unary_done = true; /* and member_rule's loop is not ANTLR's */
             return n;
         }
         return mismatched(s, x, set);
