@@ -651,6 +651,19 @@ UNIT_TEST(antlr_unary_ends_recovery)
     check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
 }
 
+/* A match forgets where the last error was (endErrorCondition): a later
+ * error at one token does not consume it for an error met earlier. */
+UNIT_TEST(antlr_match_forgets_last_error)
+{
+    /* clang-format off */
+    static const char *const cases[][2] = {
+        {"x.f({).?x..y()",
+         "ERROR: <input>:1:6: Syntax error: extraneous input ')' expecting {'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | x.f({).?x..y()\n | .....^\nERROR: <input>:1:8: Syntax error: no viable alternative at input '.?'\n | x.f({).?x..y()\n | .......^\nERROR: <input>:1:11: Syntax error: no viable alternative at input '..'\n | x.f({).?x..y()\n | ..........^\nERROR: <input>:1:15: Syntax error: missing ')' at '<EOF>'\n | x.f({).?x..y()\n | ..............^"},
+    };
+    /* clang-format on */
+    check_displays(unit_failed, cases, sizeof cases / sizeof *cases);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

@@ -99,13 +99,21 @@ static cel_tok_kind kind(const parse_state *s)
 {
     return s->toks[s->pos].kind;
 }
-/* A token matched: ANTLR's ReportMatch ends error recovery mode. */
+/* A token matched: ANTLR's ReportMatch (endErrorCondition) ends error
+ * recovery mode and forgets where the last error was. */
+static void end_recovery(parse_state *s)
+{
+    s->recovering = false;
+    s->last_err_pos = SIZE_MAX;
+    s->last_err_rules = 0;
+}
+
 static const cel_token *advance(parse_state *s)
 {
     const cel_token *t = &s->toks[s->pos];
     if (t->kind != CEL_TOK_EOF)
         s->pos++;
-    s->recovering = false;
+    end_recovery(s);
     return t;
 }
 
@@ -636,11 +644,11 @@ static cel_node *unary_rule(parse_state *s)
         if (k == CEL_TOK_MINUS && (!starts_operand(next) || next == CEL_TOK_EXCLAM)) {
             s->pos += count - 1;
             if (count > 1) /* the '-' before it matched (ReportMatch) */
-                s->recovering = false;
+                end_recovery(s);
             return no_viable(s, X_UNARY, peek(s), peek_at(s, 1));
         }
         s->pos += count;
-        s->recovering = false; /* the operators matched (ReportMatch) */
+        end_recovery(s); /* the operators matched (ReportMatch) */
         if (k == CEL_TOK_EXCLAM && !starts_operand(next) && !s->recovering) {
             /* ('!')+ member: ANTLR's sync at the loop's end reports the
              * token as unwanted and consumes up to what may start the
@@ -1243,7 +1251,7 @@ static cel_node *primary_rule(parse_state *s)
             dra_buf_append(&name, s->p.src + x->start, x->len);
         }
         s->pos += k;
-        s->recovering = false; /* the name's tokens matched */
+        end_recovery(s); /* the name's tokens matched */
         const char *msg = dra_arena_strdup(s->p.arena, dra_buf_str(&name));
         dra_buf_free(&name);
         return parse_entries(s, msg, peek(s)->start);
