@@ -2562,6 +2562,28 @@ UNIT_TEST(dra_release_1_36_cel_go)
     }
 }
 
+UNIT_TEST(dra_release_1_36_dotted_locals)
+{
+    /* cel-go v0.26 (1.36) looks `.v` up as `v` in every scope, a
+     * comprehension's or cel.bind's variable first (checker/env.go
+     * LookupIdent); v0.29 (1.37) only among the declared variables
+     * (resolveSimpleIdent).  Answers: upstream-cel of each release. */
+    const char *src = "cel.bind(v, 'abc', .v.startsWith('a')) && [1].all(x, .x == 1)";
+    for (int rel = 36; rel <= 37; rel++) {
+        cel_dra_options o = {.release = (dra_release)rel};
+        cel_env *env = cel_dra_env_new(&o);
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, src, strlen(src), &p);
+        if (rel == 36)
+            CHECK(e == NULL);
+        else
+            CHECK(e && strstr(e->msg, "undeclared reference to '.v'"));
+        dra_err_free(e);
+        cel_program_free(p);
+        cel_env_free(env);
+    }
+}
+
 UNIT_TEST(dra_release_1_38_empty_ranges)
 {
     /* cel-go v0.33 (1.38): a comprehension over a range of size 0 goes to

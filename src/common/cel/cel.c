@@ -222,6 +222,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
             .omit_empty_container = (env->opts & CEL_OPT_CEL_GO_033) != 0,
             .suggest = (env->opts & CEL_OPT_CEL_GO_033) != 0,
             .lists_after_strings = (env->opts & CEL_OPT_CEL_GO_033) != 0,
+            .dotted_locals = (env->opts & CEL_OPT_CEL_GO_026) != 0,
             .macros = lim.macros,
         };
         p->checked = true;

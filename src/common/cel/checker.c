@@ -363,6 +363,17 @@ static const cel_type *lookup_ident(checker *c, const char *name, const char **r
 {
     const char *container = c->env->container ? c->env->container : "";
     bool optional_lib = (cel_registry_libs(c->env->registry) & CEL_LIB_OPTIONAL) != 0;
+    if (name[0] == '.' && c->env->dotted_locals) {
+        /* cel-go v0.26 Env.LookupIdent: ResolveCandidateNames(".x") is
+         * "x" alone, found in the innermost scope that has it, and the
+         * reference is renamed to it */
+        const cel_type *t = lookup_var(c, name + 1);
+        const cel_type *tn = t ? NULL : cel_type_ident(name + 1, optional_lib);
+        if (!t && !tn)
+            return NULL;
+        *resolved = dra_arena_strdup(c->arena, name + 1);
+        return t ? t : cel_type_type(c->arena, tn);
+    }
     size_t clen = name[0] == '.' ? 0 : strlen(container);
     const char *bare = name[0] == '.' ? name + 1 : name;
     for (;;) {

@@ -46,6 +46,7 @@ typedef struct cel_check_env {
     bool omit_empty_container;    /* cel-go v0.33: "undeclared reference to 'x'" without " (in container '')" */
     bool suggest;                 /* cel-go v0.33: "... (did you mean 'y'?)" from the symbols (catalog.h) */
     bool lists_after_strings;     /* 1.38: indexOf, lastIndexOf try ext.Strings' overloads before the lists' */
+    bool dotted_locals;           /* cel-go v0.26: `.x` is `x` looked up in every scope, locals first */
     unsigned macros;              /* the parser's CEL_MACROS_* (syntax.h; 0: all), symbols too */
 } cel_check_env;
 
