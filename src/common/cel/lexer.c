@@ -106,7 +106,8 @@ static void push_error(lexer *lx, size_t start, size_t end)
         lx->caperrs = lx->caperrs ? lx->caperrs * 2 : 8;
         lx->errs = dra_xrealloc(lx->errs, lx->caperrs * sizeof *lx->errs);
     }
-    lx->errs[lx->nerrs++] = (cel_lex_error){start, dra_arena_strndup(lx->arena, b.data, b.len), b.len, end < lx->n ? end : lx->n};
+    lx->errs[lx->nerrs++] =
+        (cel_lex_error){start, dra_arena_strndup(lx->arena, b.data, b.len), b.len, end < lx->n ? end : lx->n};
     dra_buf_free(&b);
 }
 

@@ -1039,7 +1039,7 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
     if (!message_name)
         sync_start(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), MAP_START_SET);
     bool closing = kind(s) == CEL_TOK_COMMA; /* '{' ','? '}' */
-    size_t list_start = peek(s)->start; /* the initializer list's first token */
+    size_t list_start = peek(s)->start;      /* the initializer list's first token */
     if (closing)
         advance(s);
     push_follow(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE)); /* the initializer list */
