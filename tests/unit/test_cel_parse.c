@@ -595,11 +595,16 @@ UNIT_TEST(antlr_primary_no_location)
 
 /* '?' and no field name in a message: escapeIdent's sync deletes one
  * stray token, else it throws and recovers; a ':' is conjured silently
- * and the visitor refuses the nameless field at the list's start. */
+ * and the visitor refuses the nameless field at the list's start,
+ * without visiting its value. */
 UNIT_TEST(antlr_optional_field_no_name)
 {
     /* clang-format off */
     static const char *const cases[][2] = {
+        {"A{?1: if}",
+         "ERROR: <input>:1:3: unsupported ident kind\n | A{?1: if}\n | ..^\nERROR: <input>:1:4: Syntax error: mismatched input '1' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | A{?1: if}\n | ...^"},
+        {"A{?1: has(a), b: if}",
+         "ERROR: <input>:1:3: unsupported ident kind\n | A{?1: has(a), b: if}\n | ..^\nERROR: <input>:1:4: Syntax error: mismatched input '1' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | A{?1: has(a), b: if}\n | ...^\nERROR: <input>:1:18: reserved identifier: if\n | A{?1: has(a), b: if}\n | .................^"},
         {"A{[?].b}",
          "ERROR: <input>:1:3: Syntax error: extraneous input '[' expecting {'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}\n | A{[?].b}\n | ..^\nERROR: <input>:1:4: unsupported ident kind\n | A{[?].b}\n | ...^\nERROR: <input>:1:5: Syntax error: mismatched input ']' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | A{[?].b}\n | ....^"},
         {"A{?1: 2}",

@@ -1121,6 +1121,7 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
                 cel_p_unvisit(&s->p, key_mark);
             break;
         }
+        size_t value_mark = dra_err_count(s->p.errs);
         push_follow(s, TOKSET(CEL_TOK_COMMA));
         e.value = parse_expr_in(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), NULL, X_NONE);
         pop_follow(s);
@@ -1128,11 +1129,14 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
             break;
         e.id = ++s->p.next_id;
         e.offset = colon->start;
+        /* parser.go VisitIFieldInitializerList, VisitMapInitializerList:
+         * an entry refused goes unvisited (its key and value) */
         if (message_name && !e.field) {
-            /* parser.go VisitIFieldInitializerList: normalizeIdent's
-             * error, at the list */
+            /* normalizeIdent's error, at the list */
+            cel_p_unvisit(&s->p, value_mark);
             cel_p_error(&s->p, list_start, "unsupported ident kind");
         } else if (e.optional && !s->optional_syntax) {
+            cel_p_unvisit(&s->p, message_name ? value_mark : key_mark);
             cel_p_error(&s->p, q->start, "unsupported syntax '?'");
         } else {
             entries = dra_xgrow(entries, n, sizeof *entries);
