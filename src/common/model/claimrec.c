@@ -25,7 +25,8 @@ static json_t *device_status(const json_t *claim, const json_t *r)
     const char *share = dra_jstr(r, "shareID");
     size_t i;
     json_t *d;
-    json_array_foreach(dra_jarr(claim, "status.devices"), i, d) {
+    const json_t *devices = dra_jarr(claim, "status.devices");
+    json_array_foreach(devices, i, d) {
         const char *ds = dra_jstr(d, "shareID");
         if (strcmp(dra_jstr_or(d, "driver", ""), dra_jstr_or(r, "driver", "")) != 0 ||
             strcmp(dra_jstr_or(d, "pool", ""), dra_jstr_or(r, "pool", "")) != 0 ||

@@ -154,7 +154,8 @@ size_t dra_flatten_claim_sources(json_t *pod_spec, const char *prefix, dra_err *
     static const char *const keys[] = {"resourceClaimName", "resourceClaimTemplateName"};
     size_t changed = 0, i;
     json_t *c;
-    json_array_foreach(json_object_get(pod_spec, "resourceClaims"), i, c) {
+    const json_t *claims = json_object_get(pod_spec, "resourceClaims");
+    json_array_foreach(claims, i, c) {
         json_t *src = json_object_get(c, "source");
         if (!json_is_object(src))
             continue;

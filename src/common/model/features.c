@@ -490,7 +490,8 @@ uint32_t dra_snapshot_forbidden(const json_t *obj)
     uint32_t kinds = 0;
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(obj, DRA_SNAPSHOT_FORBIDDEN), i, r) {
+    const json_t *forbidden = json_object_get(obj, DRA_SNAPSHOT_FORBIDDEN);
+    json_array_foreach(forbidden, i, r) {
         dra_kind k = json_is_string(r) ? kind_of_resource(json_string_value(r)) : DRA_KIND_UNKNOWN;
         if (k != DRA_KIND_UNKNOWN)
             kinds |= 1u << k;

@@ -118,7 +118,8 @@ bool dra_node_declares_feature(const json_t *node, const char *feature)
 {
     size_t i;
     const json_t *v;
-    json_array_foreach(dra_jfield(dra_jfield(node, "status"), "declaredFeatures"), i, v)
+    const json_t *declared = dra_jfield(dra_jfield(node, "status"), "declaredFeatures");
+    json_array_foreach(declared, i, v)
         if (json_is_string(v) && strcmp(json_string_value(v), feature) == 0)
             return true;
     return false;
@@ -128,7 +129,8 @@ bool dra_allocation_skips_node_operations(const json_t *allocation)
 {
     size_t i;
     const json_t *r;
-    json_array_foreach(dra_jfield(dra_jfield(allocation, "devices"), "results"), i, r)
+    const json_t *results = dra_jfield(dra_jfield(allocation, "devices"), "results");
+    json_array_foreach(results, i, r)
         if (json_array_size(dra_jfield(r, "skipNodeOperations")) > 0)
             return true;
     return false;
@@ -184,7 +186,8 @@ const char *dra_selector_node(const json_t *sel)
     for (int l = 0; l < 2; l++) {
         size_t i;
         json_t *r;
-        json_array_foreach(dra_jarr(t, lists[l]), i, r) {
+        const json_t *reqs = dra_jarr(t, lists[l]);
+        json_array_foreach(reqs, i, r) {
             const char *key = dra_jstr_or(r, "key", "");
             json_t *vals = dra_jarr(r, "values");
             if (strcmp(dra_jstr_or(r, "operator", ""), "In") == 0 && json_array_size(vals) == 1 &&

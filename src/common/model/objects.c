@@ -51,7 +51,8 @@ const json_t *dra_controller_ref(const json_t *obj)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(dra_jarr(obj, "metadata.ownerReferences"), i, r) {
+    const json_t *owners = dra_jarr(obj, "metadata.ownerReferences");
+    json_array_foreach(owners, i, r) {
         if (dra_jtrue(r, "controller"))
             return r;
     }
@@ -63,7 +64,8 @@ const json_t *dra_owning_pod_ref(const json_t *claim)
     /* owningPod looks at every controller reference, not only the first */
     size_t i;
     json_t *r;
-    json_array_foreach(dra_jarr(claim, "metadata.ownerReferences"), i, r) {
+    const json_t *owners = dra_jarr(claim, "metadata.ownerReferences");
+    json_array_foreach(owners, i, r) {
         if (dra_jtrue(r, "controller") && strcmp(dra_jstr_or(r, "apiVersion", ""), "v1") == 0 &&
             strcmp(dra_jstr_or(r, "kind", ""), "Pod") == 0)
             return r;
@@ -101,7 +103,8 @@ bool dra_claim_reserved_for_uid(const json_t *claim, const char *uid)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, r) {
+    const json_t *reserved = dra_jarr(claim, "status.reservedFor");
+    json_array_foreach(reserved, i, r) {
         if (uid && strcmp(dra_jstr_or(r, "uid", ""), uid) == 0)
             return true;
     }
@@ -125,7 +128,8 @@ const json_t *dra_pod_group_claim_match(const json_t *group, const json_t *pod_c
 {
     size_t i;
     json_t *gc;
-    json_array_foreach(dra_jarr(group, "spec.resourceClaims"), i, gc) {
+    const json_t *claims = dra_jarr(group, "spec.resourceClaims");
+    json_array_foreach(claims, i, gc) {
         if (same_optional(gc, pod_claim, "name") && same_optional(gc, pod_claim, "resourceClaimName") &&
             same_optional(gc, pod_claim, "resourceClaimTemplateName"))
             return gc;
@@ -157,7 +161,8 @@ bool dra_claim_reserved_for_group(const json_t *claim, const char *group)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, r) {
+    const json_t *reserved = dra_jarr(claim, "status.reservedFor");
+    json_array_foreach(reserved, i, r) {
         if (group && strcmp(dra_jstr_or(r, "apiGroup", ""), DRA_SCHEDULING_GROUP) == 0 &&
             strcmp(dra_jstr_or(r, "resource", ""), "podgroups") == 0 && strcmp(dra_jstr_or(r, "name", ""), group) == 0)
             return true;
@@ -189,7 +194,8 @@ bool dra_has_finalizer(const json_t *obj, const char *finalizer, size_t *index)
 {
     size_t i;
     json_t *f;
-    json_array_foreach(dra_jarr(obj, "metadata.finalizers"), i, f) {
+    const json_t *finalizers = dra_jarr(obj, "metadata.finalizers");
+    json_array_foreach(finalizers, i, f) {
         if (json_is_string(f) && strcmp(json_string_value(f), finalizer) == 0) {
             if (index)
                 *index = i;

@@ -237,7 +237,8 @@ static char *render_selector(const json_t *sel)
     json_t *exprs = json_array();
     size_t i;
     const json_t *r;
-    json_array_foreach(dra_vget(sel, "matchExpressions"), i, r) {
+    const json_t *reqs = dra_vget(sel, "matchExpressions");
+    json_array_foreach(reqs, i, r) {
         const json_t *vals = dra_vget(r, "values");
         json_array_append_new(exprs,
                               json_pack("{s:s,s:s,s:O}", "ScopeName", dra_jstr_or(r, "scopeName", ""), "Operator",

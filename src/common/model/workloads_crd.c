@@ -299,7 +299,8 @@ static long raycluster_pods(dra_wl_ctx *c, const json_t *spec, const char *clust
     free(hp);
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(spec, "workerGroupSpecs"), i, g) {
+    const json_t *groups = json_object_get(spec, "workerGroupSpecs");
+    json_array_foreach(groups, i, g) {
         const char *group = dra_jfield_str(g, "groupName");
         const json_t *t = json_object_get(g, "template");
         if (!group || !has_template(t))
