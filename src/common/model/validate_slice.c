@@ -638,11 +638,20 @@ static void v_counter_set(vctx *v, const json_t *cs)
 
 /* Duplicate check of a string key over array items (validateSet): every
  * item whose key equals an earlier item's is reported at its index.  Keys are
- * looked up once and sorted, not compared pairwise. */
+ * looked up once and sorted, or compared pairwise when there are few. */
 typedef struct ukey {
     const char *s;
     size_t len, index;
 } ukey;
+
+/* Arrays up to this long are checked pairwise, on the stack: a slice's
+ * devices and counters mostly are. */
+#define UKEY_SMALL 16
+
+static bool ukey_same(const ukey *a, const ukey *b)
+{
+    return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+}
 
 static int ukey_cmp(const void *pa, const void *pb)
 {
@@ -666,18 +675,27 @@ static void v_unique_key(vctx *v, const json_t *arr, const char *key, int go_typ
     size_t n = alen(arr), m = 0;
     if (n < 2)
         return;
-    ukey *keys = dra_xmalloc(n * sizeof *keys);
-    bool *dup = dra_xcalloc(n, sizeof *dup);
+    ukey small_keys[UKEY_SMALL];
+    bool small_dup[UKEY_SMALL] = {false};
+    ukey *keys = n <= UKEY_SMALL ? small_keys : dra_xmalloc(n * sizeof *keys);
+    bool *dup = n <= UKEY_SMALL ? small_dup : dra_xcalloc(n, sizeof *dup);
     for (size_t i = 0; i < n; i++) {
         const json_t *k = json_object_get(json_array_get(arr, i), key);
         if (k && !json_is_string(k))
             continue; /* reported as a type error */
         keys[m++] = (ukey){k ? json_string_value(k) : "", k ? json_string_length(k) : 0, i};
     }
-    dra_sort(keys, m, sizeof *keys, ukey_cmp);
-    for (size_t i = 1; i < m; i++)
-        if (keys[i].len == keys[i - 1].len && memcmp(keys[i].s, keys[i - 1].s, keys[i].len) == 0)
-            dup[keys[i].index] = true;
+    if (n <= UKEY_SMALL) {
+        /* an item is a duplicate when an earlier one has its key, as sorted */
+        for (size_t i = 1; i < m; i++)
+            for (size_t j = 0; j < i && !dup[keys[i].index]; j++)
+                dup[keys[i].index] = ukey_same(&keys[i], &keys[j]);
+    } else {
+        dra_sort(keys, m, sizeof *keys, ukey_cmp);
+        for (size_t i = 1; i < m; i++)
+            if (ukey_same(&keys[i], &keys[i - 1]))
+                dup[keys[i].index] = true;
+    }
     for (size_t i = 0; i < n; i++) {
         if (!dup[i])
             continue;
@@ -691,8 +709,10 @@ static void v_unique_key(vctx *v, const json_t *arr, const char *key, int go_typ
             free(r);
         }
     }
-    free(dup);
-    free(keys);
+    if (n > UKEY_SMALL) {
+        free(dup);
+        free(keys);
+    }
 }
 
 /* Validates one device; sets *advanced when it uses a feature that lowers
