@@ -361,6 +361,7 @@ typedef struct step {
 typedef struct walk {
     dra_field_validation fv;
     int release; /* fields a newer release added are unknown; 0: none are */
+    bool older;  /* release misses fields of newer_fields */
     const dra_obj *at;
     int lookups;                  /* field lines looked up so far */
     const char *prefix;           /* the path of the value checked, or NULL */
@@ -388,22 +389,21 @@ static int newest_since(void)
     return newest;
 }
 
-/* Whether the field of t named key is one a release after `release` added. */
+/* Whether the field of t named key is one a release after `release` added
+ * (the walk's release, which misses some). */
 static bool newer_field(const stype *t, const char *key, int release)
 {
-    if (release >= newest_since())
-        return false; /* a known field of every type: no table to look through */
-    for (const newer *n = newer_fields; release && n->in; n++)
+    for (const newer *n = newer_fields; n->in; n++)
         if (n->in == t && release < n->since && strcmp(n->name, key) == 0)
             return true;
     return false;
 }
 
-static const stype *field_type(const stype *t, const char *key, int release, bool *known)
+static const stype *field_type(const walk *w, const stype *t, const char *key, bool *known)
 {
     for (const sfield *f = t->f; f->name; f++)
         if (f->name[0] == key[0] && strcmp(f->name, key) == 0) {
-            *known = !newer_field(t, key, release);
+            *known = !w->older || !newer_field(t, key, w->release);
             return *known ? f->t : NULL;
         }
     *known = false;
@@ -460,10 +460,11 @@ static void check(walk *w, json_t *v, const stype *t)
             const char *k = json_object_iter_key(it);
             json_t *x = json_object_iter_value(it);
             bool known;
-            const stype *ft = field_type(t, k, w->release, &known);
+            const stype *ft = field_type(w, t, k, &known);
             *at = (step){k, 0};
             if (known) {
-                check(w, x, ft);
+                if (ft)
+                    check(w, x, ft);
             } else if (!t->open) {
                 if (w->fv != DRA_FV_IGNORE)
                     unknown_field(w);
@@ -503,7 +504,7 @@ dra_err *dra_strict_check_release(json_t *obj, dra_kind kind, dra_apiver ver, dr
     const stype *t = schema_of(kind, ver);
     if (!t)
         return NULL;
-    walk w = {.fv = fv, .release = release, .at = at};
+    walk w = {.fv = fv, .release = release, .older = release && release < newest_since(), .at = at};
     check(&w, obj, t);
     if (warnings)
         *warnings = dra_err_append(*warnings, w.warns);
