@@ -146,32 +146,6 @@ UNIT_TEST(tape_trees_equal_the_fast_paths)
     }
 }
 
-UNIT_TEST(tape_list_items_folded)
-{
-    const char *text = "{\"apiVersion\":\"v1\",\"items\":[{\"a\":{\"b\":[1,\"\\u0041\"]}},7,[]],\"kind\":\"List\"}";
-    dra_tape t = DRA_TAPE_INIT;
-    size_t used = 0;
-    CHECK(dra_tape_parse_list(&t, text, strlen(text), 64, &used));
-    CHECK_INT(used, strlen(text));
-    size_t items = dra_tape_member(&t, 0, "items", 5);
-    CHECK_INT(t.tok[items].n, 3);
-    CHECK_INT(t.tok[items].next, items + 4); /* a token an item */
-    const dra_tape_tok *first = &t.tok[items + 1];
-    CHECK(first->folded);
-    CHECK_INT(first->off, 28);
-    CHECK(text[first->v.end - 1] == '}' && text[first->v.end] == ',');
-    CHECK(dra_tape_tree(&t, items + 1) == NULL); /* no contents, no tree */
-    CHECK(dra_tape_tree(&t, 0) == NULL);
-    CHECK_INT(t.tok[items + 2].v.i, 7);
-    CHECK(t.tok[items + 3].folded);
-    json_t *kind = dra_tape_tree(&t, dra_tape_member(&t, 0, "kind", 4));
-    CHECK_STR(json_string_value(kind), "List");
-    json_decref(kind);
-    /* a bad item is still found */
-    CHECK(!dra_tape_parse_list(&t, "{\"items\":[{\"a\":}]}", 18, 64, &used));
-    dra_tape_free(&t);
-}
-
 UNIT_TEST(tape_reused_after_a_refusal)
 {
     dra_tape t = DRA_TAPE_INIT;

@@ -194,8 +194,6 @@ bool dra_json_write_line_string(dra_buf *b, const char *s, size_t n)
 static bool put_tape(dra_buf *b, const dra_tape *t, size_t i)
 {
     const dra_tape_tok *k = &t->tok[i];
-    if (k->folded)
-        return false;
     if (k->plain && (k->type == DRA_TAPE_STRING || k->type == DRA_TAPE_OBJECT || k->type == DRA_TAPE_ARRAY)) {
         put(b, t->text + k->off, k->type == DRA_TAPE_STRING ? k->n + 2 : (size_t)(k->v.end - k->off));
         return true;

@@ -30,9 +30,9 @@ bool dra_json_write_line_string(dra_buf *b, const char *s, size_t n);
 
 /* The value at token i of t, as dra_json_write_line writes the tree
  * dra_tape_tree builds of it, without building it.  false (b then holds
- * part of it) where dra_tape_tree has no tree (a key twice in an object, a
- * folded token) or a string is not valid UTF-8: the caller then builds the
- * tree and writes that. */
+ * part of it) where dra_tape_tree has no tree (a key twice in an object)
+ * or a string is not valid UTF-8: the caller then builds the tree and
+ * writes that. */
 bool dra_json_write_line_tape(dra_buf *b, const dra_tape *t, size_t i);
 
 #endif

@@ -11,8 +11,7 @@ typedef struct tp {
     dra_tape *t;
     const char *p, *start, *end;
     int max_depth;
-    bool fold_items; /* dra_tape_parse_list */
-    bool spaced;     /* white space skipped (in the container being read) */
+    bool spaced; /* white space skipped (in the container being read) */
 } tp;
 
 static size_t push(tp *s, dra_tape_type type)
@@ -27,7 +26,6 @@ static size_t push(tp *s, dra_tape_type type)
     k->n = 0;
     k->off = (uint32_t)(s->p - s->start);
     k->next = 0;
-    k->folded = false;
     k->plain = true;
     k->v.end = 0;
     return t->n++;
@@ -71,16 +69,14 @@ static bool literal(tp *s, const char *word, size_t n, dra_tape_type type)
     return true;
 }
 
-static bool value(tp *s, int depth, bool fold);
+static bool value(tp *s, int depth);
 
-/* The object or array at s->p, its contents after its token (fold: only
- * its token); fold_elements: its elements folded (a List's items). */
-static bool container(tp *s, int depth, bool object, bool fold, bool fold_elements)
+/* The object or array at s->p, its contents after its token. */
+static bool container(tp *s, int depth, bool object)
 {
     if (depth > s->max_depth)
         return false;
     size_t i = push(s, object ? DRA_TAPE_OBJECT : DRA_TAPE_ARRAY);
-    dra_arena_mark mark = dra_arena_mark_get(&s->t->arena); /* fold: its strings dropped too */
     char close = object ? '}' : ']';
     uint32_t n = 0;
     bool outer_spaced = s->spaced, plain = true;
@@ -92,14 +88,11 @@ static bool container(tp *s, int depth, bool object, bool fold, bool fold_elemen
         goto done;
     }
     for (;;) {
-        bool items = false;
         if (object) {
             if (s->p >= s->end || *s->p != '"' || !string(s))
                 return false;
             const dra_tape_tok *key = &s->t->tok[s->t->n - 1];
             plain &= key->plain;
-            items = s->fold_items && depth == 1 && key->n == 5 && key->v.s == s->start + key->off + 1 &&
-                    memcmp(key->v.s, "items", 5) == 0;
             skip_space(s);
             if (s->p >= s->end || *s->p != ':')
                 return false;
@@ -107,12 +100,8 @@ static bool container(tp *s, int depth, bool object, bool fold, bool fold_elemen
             skip_space(s);
         }
         size_t child = s->t->n;
-        if (items && s->p < s->end && *s->p == '[') {
-            if (!container(s, depth + 1, false, false, true))
-                return false;
-        } else if (!value(s, depth + 1, fold_elements)) {
+        if (!value(s, depth + 1))
             return false;
-        }
         plain &= s->t->tok[child].plain;
         n++;
         skip_space(s);
@@ -128,27 +117,22 @@ static bool container(tp *s, int depth, bool object, bool fold, bool fold_elemen
         return false;
     }
 done:
-    if (fold) {
-        dra_arena_release(&s->t->arena, mark);
-        s->t->n = i + 1;
-        s->t->tok[i].folded = true;
-    }
     s->t->tok[i].n = n;
     s->t->tok[i].next = (uint32_t)s->t->n;
     s->t->tok[i].v.end = (uint64_t)(s->p - s->start);
     s->t->tok[i].plain =
-        plain && !s->spaced && !fold && (!object || n < 2 || (s->t->as_jansson && dra_tape_keys_unique(s->t, i)));
+        plain && !s->spaced && (!object || n < 2 || (s->t->as_jansson && dra_tape_keys_unique(s->t, i)));
     s->spaced = outer_spaced;
     return true;
 }
 
-static bool value(tp *s, int depth, bool fold)
+static bool value(tp *s, int depth)
 {
     if (s->p >= s->end)
         return false;
     switch (*s->p) {
-    case '{': return container(s, depth, true, fold, false);
-    case '[': return container(s, depth, false, fold, false);
+    case '{': return container(s, depth, true);
+    case '[': return container(s, depth, false);
     case '"': return string(s);
     case 't': return literal(s, "true", 4, DRA_TAPE_TRUE);
     case 'f': return literal(s, "false", 5, DRA_TAPE_FALSE);
@@ -169,30 +153,20 @@ static bool value(tp *s, int depth, bool fold)
     }
 }
 
-static bool parse(dra_tape *t, const char *p, size_t n, int max_depth, bool fold_items, size_t *used)
+bool dra_tape_parse(dra_tape *t, const char *p, size_t n, int max_depth, size_t *used)
 {
     t->n = 0;
     dra_arena_reset(&t->arena);
     if (n == 0 || n > UINT32_MAX || (p[0] != '{' && p[0] != '['))
         return false;
     t->text = p;
-    tp s = {t, p, p, p + n, max_depth, fold_items, false};
-    if (!value(&s, 1, false)) {
+    tp s = {t, p, p, p + n, max_depth, false};
+    if (!value(&s, 1)) {
         t->n = 0;
         return false;
     }
     *used = (size_t)(s.p - p);
     return true;
-}
-
-bool dra_tape_parse(dra_tape *t, const char *p, size_t n, int max_depth, size_t *used)
-{
-    return parse(t, p, n, max_depth, false, used);
-}
-
-bool dra_tape_parse_list(dra_tape *t, const char *p, size_t n, int max_depth, size_t *used)
-{
-    return parse(t, p, n, max_depth, true, used);
 }
 
 size_t dra_tape_skip(const dra_tape *t, size_t i)
@@ -218,8 +192,6 @@ size_t dra_tape_member(const dra_tape *t, size_t i, const char *key, size_t keyl
 static json_t *build(const dra_tape *t, size_t *i)
 {
     const dra_tape_tok *k = &t->tok[(*i)++];
-    if (k->folded)
-        return NULL;
     switch ((dra_tape_type)k->type) {
     case DRA_TAPE_NULL: return json_null();
     case DRA_TAPE_FALSE: return json_false();

@@ -44,7 +44,6 @@ typedef enum dra_tape_type {
 
 typedef struct dra_tape_tok {
     uint8_t type; /* dra_tape_type */
-    bool folded;  /* a container read but its contents not kept (dra_tape_parse_list) */
     /* a string or container whose text is the one dra_json_write_line
      * writes of its tree: no white space, escape, real, "-0" or key twice
      * in it (dra_json_write_line_tape copies it); an object of two members
@@ -84,14 +83,6 @@ typedef struct dra_tape {
  * false: not taken (see above); t is then empty. */
 bool dra_tape_parse(dra_tape *t, const char *p, size_t n, int max_depth, size_t *used);
 
-/* dra_tape_parse, keeping a List's items short: when the document is an
- * object, each element of its member "items" (an array, the key without
- * escapes) that is a container is read through and checked, but kept as
- * its token alone, folded, so that the tape of a big List holds its
- * envelope and a token an item, not the items' contents.  A folded token
- * gives its text (off, v.end); it has no tree. */
-bool dra_tape_parse_list(dra_tape *t, const char *p, size_t n, int max_depth, size_t *used);
-
 /* The index of the token after the value at token i (and its contents). */
 size_t dra_tape_skip(const dra_tape *t, size_t i);
 
@@ -104,7 +95,7 @@ size_t dra_tape_member(const dra_tape *t, size_t i, const char *key, size_t keyl
 bool dra_tape_keys_unique(const dra_tape *t, size_t i);
 
 /* The jansson tree of the value at token i, as dra_json_parse builds it;
- * NULL when an object in it has a key twice, or it holds a folded token. */
+ * NULL when an object in it has a key twice. */
 json_t *dra_tape_tree(const dra_tape *t, size_t i);
 
 void dra_tape_free(dra_tape *t);
