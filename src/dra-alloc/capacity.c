@@ -116,7 +116,7 @@ static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by
 {
     if (html) {
         dra_buf b = DRA_BUF_INIT;
-        dra_capacity_page(rep, &b);
+        dra_capacity_page(rep, &in->features, &b);
         dra_err *e = dra_html_write(stdout, &b);
         dra_buf_free(&b);
         return e;

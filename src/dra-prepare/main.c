@@ -77,9 +77,8 @@ static dra_err *run_cdi(const dra_args *a, const dra_prepare_values *x, json_t *
 /* The kubelet's feature gates (its release, every --feature-gates in order). */
 static dra_err *kubelet_features(const dra_args *a, dra_kubelet_opts *ko)
 {
-    dra_features f;
-    dra_err *e = dra_tool_features(&dra_prepare_tool, a, &f);
-    ko->optional_node_operations = dra_feature_enabled(&f, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
+    dra_err *e = dra_tool_features(&dra_prepare_tool, a, &ko->features);
+    ko->optional_node_operations = dra_feature_enabled(&ko->features, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
     return e;
 }
 

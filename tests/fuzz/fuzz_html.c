@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!doc)
         return 0;
     dra_buf b = DRA_BUF_INIT;
-    dra_capacity_page(doc, &b);
+    dra_capacity_page(doc, NULL, &b);
     check(&b);
     dra_buf_reset(&b);
     dra_explain_page(doc, &b);

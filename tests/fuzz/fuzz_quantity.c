@@ -11,7 +11,7 @@
 static dra_quantity reparse(const char *text)
 {
     dra_quantity q;
-    dra_err *e = dra_quantity_parse(text, &q);
+    dra_err *e = dra_quantity_parse_as(NULL, text, &q);
     if (e)
         abort(); /* printed text must parse */
     return q;
@@ -20,7 +20,7 @@ static dra_quantity reparse(const char *text)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     dra_quantity q;
-    dra_err *e = dra_quantity_parsen((const char *)data, size, &q);
+    dra_err *e = dra_quantity_parse_rules((const char *)data, size, DRA_QUANTITY_RULES_137, &q);
     if (e) {
         dra_err_free(e);
         return 0;

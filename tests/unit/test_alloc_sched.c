@@ -99,7 +99,7 @@ UNIT_TEST(extended_resource_map_newer_class_wins_then_smaller_name)
         J("{\"metadata\":{\"name\":\"aa-new\",\"creationTimestamp\":\"2026-02-01T00:00:00Z\"},\"spec\":{"
           "\"extendedResourceName\":\"example.com/gpu\"}}"),
     };
-    dra_extres_map *m = dra_extres_map_new(c, 3);
+    dra_extres_map *m = dra_extres_map_new(c, 3, NULL);
     CHECK_STR(dra_extres_class(m, "example.com/gpu"), "aa-new");
     CHECK_STR(dra_extres_class(m, "deviceclass.resource.kubernetes.io/old"), "old");
     CHECK(dra_extres_class(m, "example.com/other") == NULL);
@@ -111,7 +111,7 @@ UNIT_TEST(extended_resource_map_newer_class_wins_then_smaller_name)
 UNIT_TEST(extended_resource_requests_and_init_container_reuse)
 {
     json_t *cls = J("{\"metadata\":{\"name\":\"gpu\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}");
-    dra_extres_map *m = dra_extres_map_new(&cls, 1);
+    dra_extres_map *m = dra_extres_map_new(&cls, 1, NULL);
     json_t *pod =
         J("{\"spec\":{"
           "\"initContainers\":[{\"name\":\"i1\",\"resources\":{\"requests\":{\"example.com/gpu\":\"3\"}}},"

@@ -89,7 +89,7 @@ static void canon_quantity(json_t *obj, const char *key, json_t *v)
 {
     const char *s = json_string_value(v);
     dra_quantity q;
-    dra_err *e = s ? dra_quantity_parse(s, &q) : NULL;
+    dra_err *e = s ? dra_quantity_parse_as(NULL, s, &q) : NULL;
     if (s && !e) {
         char buf[DRA_QUANTITY_STRMAX];
         json_object_set_new(obj, key, json_string(dra_quantity_format_canonical(&q, buf)));

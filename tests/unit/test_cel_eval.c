@@ -2238,7 +2238,7 @@ UNIT_TEST(quantity_compare_fast_path)
     for (size_t i = 0; p && i < nq; i++)
         for (size_t k = 0; k < nq; k++) {
             dra_quantity x, y;
-            dra_err *ex = dra_quantity_parse(qs[i], &x), *ey = dra_quantity_parse(qs[k], &y);
+            dra_err *ex = dra_quantity_parse_as(NULL, qs[i], &x), *ey = dra_quantity_parse_as(NULL, qs[k], &y);
             CHECK(ex == NULL && ey == NULL);
             dra_err_free(ex);
             dra_err_free(ey);

@@ -70,7 +70,7 @@ UNIT_TEST(capacity_page_squares_split_in_four_parts)
                              " \"largestFit\": 2}]}]}",
                              0, NULL);
     dra_buf b = DRA_BUF_INIT;
-    dra_capacity_page(rep, &b);
+    dra_capacity_page(rep, NULL, &b);
     const char *s = dra_buf_str(&b);
     CHECK(strstr(s, "data-total=\"8\" data-free=\"2\" data-used=\"4\" data-tainted=\"2\" data-other=\"0\"") != NULL);
     CHECK_INT(occurrences(s, "<rect class=\"free\" x="), 2);
@@ -95,7 +95,7 @@ UNIT_TEST(capacity_page_bar_past_the_squares_and_counter_bars)
                              "  \"consumable\": []}]}]}",
                              0, NULL);
     dra_buf b = DRA_BUF_INIT;
-    dra_capacity_page(rep, &b);
+    dra_capacity_page(rep, NULL, &b);
     const char *s = dra_buf_str(&b);
     CHECK_INT(occurrences(s, "<rect class=\"free\" x="), 1);
     CHECK(strstr(s, "<rect class=\"free\" x=\"0.00\" y=\"0\" width=\"192.00\"") != NULL);

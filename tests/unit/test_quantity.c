@@ -21,7 +21,7 @@ static dra_quantity must(int *unit_failed, const char *s)
 {
     dra_quantity q;
     memset(&q, 0, sizeof q);
-    dra_err *e = dra_quantity_parse(s, &q);
+    dra_err *e = dra_quantity_parse_as(NULL, s, &q);
     if (e) {
         fprintf(stderr, "  parse(\"%s\"): %s\n", s, e->msg);
         *unit_failed = 1;
@@ -196,7 +196,7 @@ PARSE("1.00000000000000000000000000000000000000000000000000001Ki", "102400000000
 static void check_invalid(int *unit_failed, const char *in, size_t len, const char *msg)
 {
     dra_quantity q;
-    dra_err *e = dra_quantity_parsen(in, len, &q);
+    dra_err *e = dra_quantity_parse_rules(in, len, DRA_QUANTITY_RULES_137, &q);
     CHECK(e != NULL);
     if (e) {
         CHECK_STR(e->msg, msg);
@@ -743,19 +743,19 @@ UNIT_TEST(parse_json_trims_raw_white_space)
                                      "2\xe3\x80\x80", "\xe2\x80\xa8 3 \xc2\x85"};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         dra_quantity q;
-        dra_err *e = dra_quantity_parse_json(ok[i], strlen(ok[i]), &q);
+        dra_err *e = dra_quantity_parse_json_rules(ok[i], strlen(ok[i]), DRA_QUANTITY_RULES_137, &q);
         CHECK(e == NULL);
         dra_err_free(e);
     }
     static const char *const bad[] = {"1\t", "\n1", " ", "1 x", "\xc2"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         dra_quantity q;
-        dra_err *e = dra_quantity_parse_json(bad[i], strlen(bad[i]), &q);
+        dra_err *e = dra_quantity_parse_json_rules(bad[i], strlen(bad[i]), DRA_QUANTITY_RULES_137, &q);
         CHECK(e != NULL);
         dra_err_free(e);
     }
     dra_quantity q;
-    dra_err *e = dra_quantity_parse_json(" 1500m ", 7, &q);
+    dra_err *e = dra_quantity_parse_json_rules(" 1500m ", 7, DRA_QUANTITY_RULES_137, &q);
     char buf[DRA_QUANTITY_STRMAX];
     CHECK(e == NULL);
     CHECK_STR(dra_quantity_format(&q, buf), "1500m");

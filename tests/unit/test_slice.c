@@ -135,18 +135,18 @@ UNIT_TEST(semantic_equality)
     json_t *b = json_pack("[{s:s, s:{s:{s:s}}}]", "name", "d", "capacity", "memory", "value", "1024Mi");
     json_t *c = json_pack("[{s:s, s:{s:{s:s}}, s:[]}]", "name", "d", "capacity", "memory", "value", "1Gi", "taints");
     json_t *d = json_pack("[{s:s, s:{s:{s:s}}}]", "name", "d", "capacity", "memory", "value", "2Gi");
-    CHECK(dra_slice_json_equal(a, b));
-    CHECK(dra_slice_json_equal(a, c)); /* empty list == absent */
-    CHECK(!dra_slice_json_equal(a, d));
+    CHECK(dra_slice_json_equal(a, b, NULL));
+    CHECK(dra_slice_json_equal(a, c, NULL)); /* empty list == absent */
+    CHECK(!dra_slice_json_equal(a, d, NULL));
     json_t *t1 = json_pack("[{s:s, s:s, s:s}]", "key", "k", "effect", "NoExecute", "timeAdded", "2026-01-01T00:00:00Z");
     json_t *t2 = json_pack("[{s:s, s:s, s:s}]", "key", "k", "effect", "NoExecute", "timeAdded", "2026-01-01T00:00:01Z");
     json_t *t3 = json_pack("[{s:s, s:s, s:s}]", "key", "k", "effect", "NoExecute", "timeAdded", "2026-01-01T00:00:05Z");
     json_t *t4 = json_pack("[{s:s, s:s}]", "key", "k", "effect", "NoExecute");
     json_t *da = json_pack("{s:O}", "taints", t1), *db = json_pack("{s:O}", "taints", t2);
     json_t *dc = json_pack("{s:O}", "taints", t3), *dd = json_pack("{s:O}", "taints", t4);
-    CHECK(dra_slice_json_equal(da, db)); /* within a second */
-    CHECK(!dra_slice_json_equal(da, dc));
-    CHECK(dra_slice_json_equal(da, dd)); /* timeAdded unset matches anything */
+    CHECK(dra_slice_json_equal(da, db, NULL)); /* within a second */
+    CHECK(!dra_slice_json_equal(da, dc, NULL));
+    CHECK(dra_slice_json_equal(da, dd, NULL)); /* timeAdded unset matches anything */
     json_decref(a), json_decref(b), json_decref(c), json_decref(d);
     json_decref(t1), json_decref(t2), json_decref(t3), json_decref(t4);
     json_decref(da), json_decref(db), json_decref(dc), json_decref(dd);

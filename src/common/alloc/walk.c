@@ -37,14 +37,14 @@ static bool counters_fit(size_t n, const dra_alloc_counter_left *c, const al_dev
     return true;
 }
 
-static void counters_take(size_t n, dra_alloc_counter_left *c, const al_device *d)
+static void counters_take(size_t n, dra_alloc_counter_left *c, const al_device *d, unsigned qrules)
 {
     for (size_t i = 0; i < d->ncons; i++)
         for (size_t k = 0; k < d->cons[i].n; k++) {
             const al_counter *x = &d->cons[i].c[k];
             for (size_t j = 0; j < n; j++)
                 if (strcmp(c[j].set, d->cons[i].name) == 0 && strcmp(c[j].counter, x->name) == 0)
-                    (void)dra_quantity_sub(&c[j].left, &c[j].left, &x->value);
+                    (void)dra_quantity_sub_rules(&c[j].left, &c[j].left, &x->value, qrules);
         }
 }
 
@@ -250,7 +250,7 @@ void dra_alloc_walk_new_of(dra_alloc_world *w, const json_t *const *claims, size
         dra_alloc_device_state *x = &f->devs[i];
         if (x->inuse && x->d->ncons) {
             dra_alloc_pool_state *p = &f->pools[x->pool];
-            counters_take(p->n, p->c, x->d);
+            counters_take(p->n, p->c, x->d, w->f.qrules);
         }
     }
     for (size_t i = 0; i < f->ndevs; i++) {
@@ -349,7 +349,7 @@ bool dra_alloc_walk_counters_fit(const dra_alloc_walk *wk, const dra_alloc_count
 
 void dra_alloc_walk_counters_take(const dra_alloc_walk *wk, dra_alloc_counter_left *left, size_t i)
 {
-    counters_take(wk->pools[wk->devs[i].pool].n, left, wk->devs[i].d);
+    counters_take(wk->pools[wk->devs[i].pool].n, left, wk->devs[i].d, wk->w->f.qrules);
 }
 
 size_t dra_alloc_walk_nconsumed(const dra_alloc_walk *wk, size_t i)

@@ -33,7 +33,7 @@ static void dra_al_features_from(al_features *f, const dra_features *src)
     f->all_pool_node_failure = dra_features_release_of(src) >= DRA_RELEASE_1_38;
     f->config_all_unnamed = dra_features_release_of(src) >= DRA_RELEASE_1_37;
     f->groups_field = dra_features_release_of(src) >= DRA_RELEASE_1_37;
-    f->qrules = dra_quantity_rules_of(dra_features_release_of(src));
+    f->qrules = dra_features_quantity_rules(src);
 }
 
 /* ---- parsing slices ----------------------------------------------------------------- */

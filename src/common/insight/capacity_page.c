@@ -174,17 +174,17 @@ static void heat_map(const json_t *classes, dra_buf *b)
 }
 
 /* One bar: consumed (= total - left) of total, both quantities as the report prints them. */
-static void counter_row(const char *set, const char *name, const json_t *v, dra_buf *b)
+static void counter_row(const char *set, const char *name, const json_t *v, const dra_features *f, dra_buf *b)
 {
     const char *total_s = dra_jfield_str(v, "total"), *left_s = dra_jfield_str(v, "left");
     dra_quantity total, left, used;
     char text[DRA_QUANTITY_STRMAX];
     const char *used_s = "?";
     double share = 0;
-    dra_err *e = dra_quantity_parse(total_s ? total_s : "", &total);
+    dra_err *e = dra_quantity_parse_as(f, total_s ? total_s : "", &total);
     if (!e)
-        e = dra_quantity_parse(left_s ? left_s : "", &left);
-    if (!e && dra_quantity_sub(&used, &total, &left)) {
+        e = dra_quantity_parse_as(f, left_s ? left_s : "", &left);
+    if (!e && dra_quantity_sub_rules(&used, &total, &left, dra_features_quantity_rules(f))) {
         used_s = dra_quantity_format_canonical(&used, text);
         double t = dra_quantity_as_float(&total);
         share = t > 0 ? dra_quantity_as_float(&used) / t : 0;
@@ -210,7 +210,7 @@ static void counter_row(const char *set, const char *name, const json_t *v, dra_
     dra_buf_puts(b, "</td></tr>\n");
 }
 
-static void pool_bars(const json_t *pool, dra_buf *b)
+static void pool_bars(const json_t *pool, const dra_features *f, dra_buf *b)
 {
     dra_buf_puts(b, "<h3");
     dra_html_attr(b, "data-pool", dra_jfield_str(pool, "pool"));
@@ -231,14 +231,14 @@ static void pool_bars(const json_t *pool, dra_buf *b)
     const char *name;
     json_array_foreach(json_object_get(pool, "counterSets"), i, s)
         json_object_foreach(json_object_get(s, "counters"), name, v)
-            counter_row(dra_jfield_str(s, "name"), name, v, b);
+            counter_row(dra_jfield_str(s, "name"), name, v, f, b);
     json_array_foreach(json_object_get(pool, "consumable"), i, s)
         json_object_foreach(json_object_get(s, "capacity"), name, v)
-            counter_row(dra_jfield_str(s, "device"), name, v, b);
+            counter_row(dra_jfield_str(s, "device"), name, v, f, b);
     dra_buf_puts(b, "</table>\n");
 }
 
-static void counters(const json_t *classes, dra_buf *b)
+static void counters(const json_t *classes, const dra_features *f, dra_buf *b)
 {
     json_t *seen = json_object(); /* driver/pool: a pool serves several classes */
     size_t i, k;
@@ -257,7 +257,7 @@ static void counters(const json_t *classes, dra_buf *b)
                 if (!any)
                     dra_buf_puts(b, "<h2 id=\"counters\">Shared counters and consumable capacity per pool</h2>\n");
                 any = true;
-                pool_bars(p, b);
+                pool_bars(p, f, b);
             }
             dra_buf_free(&key);
         }
@@ -321,7 +321,7 @@ static void fragmentation(const json_t *classes, dra_buf *b)
     }
 }
 
-void dra_capacity_page(const json_t *report, dra_buf *b)
+void dra_capacity_page(const json_t *report, const dra_features *f, dra_buf *b)
 {
     const json_t *classes = json_object_get(report, "classes");
     dra_html_begin(b, "dra-alloc capacity");
@@ -336,7 +336,7 @@ void dra_capacity_page(const json_t *report, dra_buf *b)
     if (nodes)
         heat_map(classes, b);
     if (pools)
-        counters(classes, b);
+        counters(classes, f, b);
     if (nodes)
         fragmentation(classes, b);
     dra_html_end(b);

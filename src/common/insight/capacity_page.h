@@ -17,7 +17,10 @@
  * they show (data-class, data-node, data-pool, data-free, ...), for tests and
  * scrapers.
  *
- * Ownership: report borrowed; the page is appended to b.  Nothing prints.
+ * Quantities are read and subtracted by the rules of f's release (NULL:
+ * the defaults), the release the report was made for.
+ *
+ * Ownership: report and f borrowed; the page is appended to b.  Nothing prints.
  */
 #ifndef DRA_INSIGHT_CAPACITY_PAGE_H
 #define DRA_INSIGHT_CAPACITY_PAGE_H
@@ -25,9 +28,10 @@
 #include <jansson.h>
 
 #include "../base/buf.h"
+#include "../model/features.h"
 
 #define DRA_CAPACITY_PAGE_SQUARES 64
 
-void dra_capacity_page(const json_t *report, dra_buf *b);
+void dra_capacity_page(const json_t *report, const dra_features *f, dra_buf *b);
 
 #endif

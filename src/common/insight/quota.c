@@ -41,14 +41,14 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* A quantity as Value() (rounded up); 0 when it is not one. */
-static long long quantity_or_0(const json_t *v)
+static long long quantity_or_0(const json_t *v, const dra_features *f)
 {
     if (json_is_integer(v))
         return (long long)json_integer_value(v);
     dra_quantity q;
     int64_t n = 0;
     const char *s = json_string_value(v);
-    dra_err *e = s ? dra_quantity_parse(s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+    dra_err *e = s ? dra_quantity_parse_as(f, s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
     if (!e && !dra_quantity_value(&q, &n))
         n = 0;
     dra_err_free(e);
@@ -58,16 +58,16 @@ static long long quantity_or_0(const json_t *v)
 /* The pod's request of one resource, as resourcehelper.PodRequests adds
  * it up: the containers and sidecars, or the largest init container with
  * the sidecars started before it when that is more, plus the overhead. */
-static long long pod_request(const json_t *pod, const char *rn)
+static long long pod_request(const json_t *pod, const char *rn, const dra_features *f)
 {
     const json_t *spec = dra_jfield(pod, "spec");
     long long sum = 0, sidecars = 0, init_max = 0;
     size_t i;
     const json_t *c;
     json_array_foreach(dra_jfield(spec, "containers"), i, c)
-        sum += quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn));
+        sum += quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn), f);
     json_array_foreach(dra_jfield(spec, "initContainers"), i, c) {
-        long long n = quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn));
+        long long n = quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn), f);
         const char *rp = dra_jfield_str(c, "restartPolicy");
         if (rp && strcmp(rp, "Always") == 0) {
             sum += n;
@@ -81,7 +81,7 @@ static long long pod_request(const json_t *pod, const char *rn)
     }
     if (init_max > sum)
         sum = init_max;
-    return sum + quantity_or_0(dra_jfield(dra_jfield(spec, "overhead"), rn));
+    return sum + quantity_or_0(dra_jfield(dra_jfield(spec, "overhead"), rn), f);
 }
 
 static const json_t *controller_pod_ref(const json_t *claim)
@@ -159,7 +159,7 @@ static const json_t *verified_pod(const json_t *claim, const dra_model *m)
  * requests.deviceclass.resource.kubernetes.io/<class> and
  * requests.<extendedResourceName>, less what the claim's verified pod
  * requests of that resource itself (charged to the pod), when more is left. */
-static void charge_extended(json_t *u, const json_t *claim, const dra_model *m)
+static void charge_extended(json_t *u, const json_t *claim, const dra_model *m, const dra_features *f)
 {
     const json_t *pod = verified_pod(claim, m);
     json_t *ext = json_object();
@@ -177,7 +177,7 @@ static void charge_extended(json_t *u, const json_t *claim, const dra_model *m)
         if (ern && *ern)
             names[1] = dra_xasprintf("requests.%s", ern);
         for (int i = 0; i < 2 && names[i]; i++) {
-            long long left = json_integer_value(v) - (pod ? pod_request(pod, names[i] + strlen("requests.")) : 0);
+            long long left = json_integer_value(v) - (pod ? pod_request(pod, names[i] + strlen("requests."), f) : 0);
             if (left > 0)
                 json_object_set_new(ext, names[i], json_integer(left));
             free(names[i]);
@@ -224,7 +224,7 @@ json_t *dra_quota_claim_usage(const json_t *claim, const dra_model *m, const dra
         }
     }
     if (features && dra_feature_enabled(features, DRA_FEATURE_EXTENDED_RESOURCE))
-        charge_extended(u, claim, m);
+        charge_extended(u, claim, m, features);
     return u;
 }
 
@@ -262,7 +262,8 @@ static char *pretty(const json_t *vals, const char *const *keys, size_t n)
 
 /* A quantity of the quota (spec.hard or status.used) as an integer: Value(),
  * rounded up.  Errors name the field. */
-static dra_err *quota_value(const json_t *v, const dra_obj *o, const char *field, const char *k, int64_t *out)
+static dra_err *quota_value(const json_t *v, const dra_obj *o, const char *field, const char *k,
+                            const dra_features *f, int64_t *out)
 {
     dra_quantity qt;
     const char *s = json_string_value(v);
@@ -271,14 +272,14 @@ static dra_err *quota_value(const json_t *v, const dra_obj *o, const char *field
         snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
         s = num;
     }
-    dra_err *qe = s ? dra_quantity_parse(s, &qt) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+    dra_err *qe = s ? dra_quantity_parse_as(f, s, &qt) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
     if (!qe && !dra_quantity_value(&qt, out))
         qe = dra_err_new(DRA_EXIT_INPUT, "quantity too large");
     if (!qe)
         return NULL;
-    char *f = dra_xasprintf("%s[%s]", field, k);
-    qe = dra_obj_locate(dra_err_field(qe, f), o);
-    free(f);
+    char *path = dra_xasprintf("%s[%s]", field, k);
+    qe = dra_obj_locate(dra_err_field(qe, path), o);
+    free(path);
     return qe;
 }
 
@@ -347,7 +348,7 @@ dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const d
     json_t **classes = dra_xcalloc(cl->n + 1, sizeof *classes);
     for (size_t i = 0; i < cl->n; i++)
         classes[i] = cl->v[i]->json;
-    l->xm = dra_extres_map_new(classes, cl->n);
+    l->xm = dra_extres_map_new(classes, cl->n, features);
     free(classes);
     bool extended = features && dra_feature_enabled(features, DRA_FEATURE_EXTENDED_RESOURCE);
     dra_err *e = NULL;
@@ -383,10 +384,10 @@ dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const d
                 continue;
             names[nn++] = k;
             int64_t val = 0, start = 0;
-            dra_err *qe = quota_value(v, &set->v[i], hfield, k, &val);
+            dra_err *qe = quota_value(v, &set->v[i], hfield, k, features, &val);
             const json_t *u = json_object_get(used, k);
             if (!qe && u)
-                qe = quota_value(u, &set->v[i], "status.used", k, &start);
+                qe = quota_value(u, &set->v[i], "status.used", k, features, &start);
             if (qe) {
                 e = dra_err_append(e, qe);
                 continue;

@@ -353,7 +353,7 @@ static dra_err *call_driver(dra_kubelet *k, bool prepare, const char *driver, co
 
 /* ---- CDI IDs per container (GetResources) ---- */
 
-static bool quantity_nonzero(const json_t *v)
+static bool quantity_nonzero(const json_t *v, const dra_features *f)
 {
     if (json_is_integer(v))
         return json_integer_value(v) != 0;
@@ -362,7 +362,7 @@ static bool quantity_nonzero(const json_t *v)
     if (!json_is_string(v))
         return false;
     dra_quantity q;
-    dra_err *e = dra_quantity_parse(json_string_value(v), &q);
+    dra_err *e = dra_quantity_parse_as(f, json_string_value(v), &q);
     if (e) {
         dra_err_free(e);
         return false;
@@ -381,7 +381,7 @@ static int cmp_drv(const void *a, const void *b)
 }
 
 dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container, dra_checkpoint *cp,
-                                   json_t *ids)
+                                   const dra_features *f, json_t *ids)
 {
     const char *ns = dra_jstr(pod, "metadata.namespace");
     if (!ns)
@@ -437,7 +437,7 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
             json_t *qv = json_object_get(reqs, res);
             if (!qv)
                 qv = json_object_get(lims, res); /* the API server defaults requests from limits */
-            if (quantity_nonzero(qv))
+            if (quantity_nonzero(qv, f))
                 rq[nrq++] = (creq){ecn, rn};
         }
     }
@@ -484,7 +484,8 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
     return NULL;
 }
 
-static dra_err *containers_json(const dra_model *m, const json_t *pod, dra_checkpoint *cp, json_t *out, bool flat)
+static dra_err *containers_json(const dra_model *m, const json_t *pod, dra_checkpoint *cp, const dra_features *f,
+                                json_t *out, bool flat)
 {
     static const char *const lists[] = {"initContainers", "containers"};
     const char *ns = dra_jstr(pod, "metadata.namespace"), *name = dra_jstr(pod, "metadata.name");
@@ -493,7 +494,7 @@ static dra_err *containers_json(const dra_model *m, const json_t *pod, dra_check
         json_t *c;
         json_array_foreach(json_object_get(json_object_get(pod, "spec"), lists[l]), i, c) {
             json_t *ids = json_array();
-            dra_err *e = dra_kubelet_container_cdi(m, pod, c, cp, ids);
+            dra_err *e = dra_kubelet_container_cdi(m, pod, c, cp, f, ids);
             if (e) {
                 json_decref(ids);
                 return e;
@@ -704,7 +705,7 @@ dra_err *dra_kubelet_prepare(dra_kubelet *k, const dra_model *m, const char *ns,
         return dra_err_new(DRA_EXIT_INPUT, "pod %s/%s is not in the input", ns, name);
     dra_err *e = prepare_pod(k, m, pod);
     if (!e)
-        e = containers_json(m, pod, &k->f->cp, out, true);
+        e = containers_json(m, pod, &k->f->cp, &k->o.features, out, true);
     return e;
 }
 
@@ -958,7 +959,7 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
         dra_err *e = perr[i];
         json_t *containers = json_array();
         if (!e && !se)
-            e = containers_json(m, pod, cp, containers, false);
+            e = containers_json(m, pod, cp, &k->o.features, containers, false);
         plan_free(&plans[i]);
         if (e || se || !touched[i]) { /* a pod left as it was is not reported */
             json_decref(containers);

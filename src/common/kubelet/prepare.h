@@ -54,6 +54,7 @@
 #include "base/error.h"
 #include "kubelet/checkpoint.h"
 #include "kubelet/rpc.h"
+#include "model/features.h"
 #include "model/load.h"
 
 /* The driver calls, as rpc.h declares them (tests pass fakes). */
@@ -89,6 +90,9 @@ typedef struct dra_kubelet_opts {
      * disabled on kubelet"); claims recorded before keep what the checkpoint
      * says. */
     bool optional_node_operations;
+    /* The kubelet's release and gates (zero: the default release): it
+     * reads the containers' requests by its release's quantity rules. */
+    dra_features features;
     void (*log)(void *ctx, const char *msg); /* optional */
     void *log_ctx;
     /* Optional: called after the driver calls of a prepare succeeded and
@@ -113,9 +117,10 @@ DRA_MUST_USE dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const
 
 /* The CDI device IDs a container gets from prepared claims (GetResources):
  * appended to `ids` (a JSON array).  Claims missing from the checkpoint are
- * an error ("unable to get claim info for ResourceClaim C in namespace N"). */
+ * an error ("unable to get claim info for ResourceClaim C in namespace N").
+ * f (NULL: the defaults) is the kubelet's: its release reads the quantities. */
 DRA_MUST_USE dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container,
-                                                dra_checkpoint *cp, json_t *ids);
+                                                dra_checkpoint *cp, const dra_features *f, json_t *ids);
 
 /* Records of the calls above as a table: NAMESPACE POD CONTAINER CDI DEVICES
  * for prepare's, ACTION NAMESPACE OBJECT DETAILS (actions) for the others. */

@@ -688,11 +688,6 @@ static size_t raw_space_at(const unsigned char *p, size_t n)
     return 0;
 }
 
-dra_err *dra_quantity_parse_json(const char *s, size_t len, dra_quantity *out)
-{
-    return dra_quantity_parse_json_rules(s, len, DRA_QUANTITY_RULES_137, out);
-}
-
 dra_err *dra_quantity_parse_json_rules(const char *s, size_t len, unsigned rules, dra_quantity *out)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -706,11 +701,6 @@ dra_err *dra_quantity_parse_json_rules(const char *s, size_t len, unsigned rules
                 len -= k, trimmed = true;
     }
     return dra_quantity_parse_rules((const char *)p, len, rules, out);
-}
-
-dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out)
-{
-    return dra_quantity_parse_rules(s, len, DRA_QUANTITY_RULES_137, out);
 }
 
 /* The int64 fast path's digits: ParseInt of at most 18 (v0.37), ParseUint
@@ -810,9 +800,9 @@ unsigned dra_quantity_rules_of(int release)
     return release >= DRA_RELEASE_1_38 ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137;
 }
 
-dra_err *dra_quantity_parse(const char *s, dra_quantity *out)
+dra_err *dra_quantity_parse_as(const dra_features *f, const char *s, dra_quantity *out)
 {
-    return dra_quantity_parsen(s, strlen(s), out);
+    return dra_quantity_parse_rules(s, strlen(s), dra_features_quantity_rules(f), out);
 }
 
 /* ---- printing ---------------------------------------------------------- */

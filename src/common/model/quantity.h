@@ -77,15 +77,21 @@ typedef struct dra_quantity {
     char text[DRA_QUANTITY_TEXTMAX]; /* parsed text upstream's String() returns verbatim, or "" */
 } dra_quantity;
 
-/* Parse like resource.ParseQuantity.  Errors use upstream's texts
+/* Parsing.  Every parser follows resource.ParseQuantity of one
+ * apimachinery release (releases differ: see dra_quantity_rules below).
+ * There is no parser without a release: a tool parses by the release it
+ * follows, so that it reads a quantity as that release's API server and
+ * scheduler do.  Errors use upstream's texts
  * ("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
  * "unable to parse quantity's suffix", "unable to parse numeric part of quantity")
  * plus "quantity too large" beyond our range.  The caller owns the error.
- * parsen takes a length (the text need not be NUL-terminated; a NUL inside
+ * Functions that take a length need no NUL-terminated text (a NUL inside
  * is just an invalid character). */
-DRA_MUST_USE dra_err *dra_quantity_parse(const char *s, dra_quantity *out);
-/* ParseQuantity of an apimachinery release, where releases differ (the
- * functions above use DRA_QUANTITY_RULES_137). */
+struct dra_features;
+/* s, NUL-terminated, by the rules of f's release (features.h
+ * dra_features_quantity_rules; NULL f: the default release's). */
+DRA_MUST_USE dra_err *dra_quantity_parse_as(const struct dra_features *f, const char *s, dra_quantity *out);
+/* ParseQuantity of an apimachinery release, where releases differ. */
 typedef enum {
     DRA_QUANTITY_RULES_137 = 0,       /* v0.36.3 and v0.37.2 */
     DRA_QUANTITY_RULES_138 = 1u << 0, /* v0.38.0-beta.0: see below */
@@ -102,14 +108,12 @@ DRA_MUST_USE dra_err *dra_quantity_parse_rules(const char *s, size_t len, unsign
  * the default one.  Every quantity a release's API server or scheduler
  * decodes is parsed by its own apimachinery. */
 unsigned dra_quantity_rules_of(int release);
-DRA_MUST_USE dra_err *dra_quantity_parse_json_rules(const char *s, size_t len, unsigned rules, dra_quantity *out);
-DRA_MUST_USE dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out);
 /* A quantity written as a JSON string, as Quantity.UnmarshalJSON reads it:
  * the string's text with Go's white space around it trimmed, then parsed.
  * Upstream trims the raw text between the quotes, so only white space
  * that can stand unescaped in JSON is trimmed (a space, U+0085, U+00A0 and
  * the other non-ASCII spaces); an escaped tab or newline is no space to it. */
-DRA_MUST_USE dra_err *dra_quantity_parse_json(const char *s, size_t len, dra_quantity *out);
+DRA_MUST_USE dra_err *dra_quantity_parse_json_rules(const char *s, size_t len, unsigned rules, dra_quantity *out);
 
 /* Quantity.String() into buf of at least DRA_QUANTITY_STRMAX bytes; returns buf. */
 const char *dra_quantity_format(const dra_quantity *q, char *buf);

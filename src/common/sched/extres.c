@@ -29,6 +29,7 @@ struct dra_extres_map {
     size_t n;
     char **owned;
     size_t nowned;
+    dra_features f; /* whose quantity rules read the containers' requests */
 };
 
 static dra_time created_at(const json_t *cls)
@@ -82,9 +83,13 @@ static void map_offer(dra_extres_map *m, const char *resource, const json_t *cls
  * names among all candidates and always registers the implicit name (dra.md
  * §6.2 describes an older quirk where a losing class lost its implicit name;
  * the newest code no longer does that). */
-dra_extres_map *dra_extres_map_new(json_t *const *classes, size_t n)
+dra_extres_map *dra_extres_map_new(json_t *const *classes, size_t n, const dra_features *f)
 {
     dra_extres_map *m = dra_xcalloc(1, sizeof *m);
+    if (f)
+        m->f = *f;
+    else
+        dra_features_default(&m->f);
     m->e = dra_xcalloc(2 * n + 1, sizeof *m->e);
     m->owned = dra_xcalloc(n + 1, sizeof *m->owned);
     for (size_t i = 0; i < n; i++) {
@@ -137,7 +142,7 @@ bool dra_is_dra_extended_resource_name(const char *name)
 
 /* The count a container asks for (quantity AsInt64), 0 when absent, zero or
  * not an integer. */
-static int64_t container_count(const json_t *container, const char *resource)
+static int64_t container_count(const json_t *container, const char *resource, const dra_features *f)
 {
     const json_t *v = dra_jfield(dra_jfield(dra_jfield(container, "resources"), "requests"), resource);
     if (json_is_integer(v))
@@ -146,7 +151,7 @@ static int64_t container_count(const json_t *container, const char *resource)
     if (!s)
         return 0;
     dra_quantity q;
-    dra_err *e = dra_quantity_parse(s, &q);
+    dra_err *e = dra_quantity_parse_as(f, s, &q);
     if (e) {
         dra_err_free(e);
         return 0;
@@ -194,11 +199,11 @@ static json_t *mapping(const json_t *container, const char *resource, const char
 }
 
 /* createResourceRequestAndMappings; returns the new request (or none: name NULL). */
-static creq container_request(size_t ci, const json_t *container, const char *resource, const creq *reusable,
-                              size_t nreusable, json_t *mappings)
+static creq container_request(const dra_extres_map *m, size_t ci, const json_t *container, const char *resource,
+                              const creq *reusable, size_t nreusable, json_t *mappings)
 {
     creq none = {NULL, 0};
-    int64_t want = container_count(container, resource);
+    int64_t want = container_count(container, resource, &m->f);
     if (want == 0)
         return none;
     int64_t sum = 0;
@@ -250,7 +255,7 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
             const char *rp = dra_jfield_str(cs[i], "restartPolicy");
             bool short_lived = i < ninit && !(rp && strcmp(rp, "Always") == 0);
             if (!short_lived)
-                longlived[i] = container_request(i, cs[i], resource, NULL, 0, long_maps);
+                longlived[i] = container_request(m, i, cs[i], resource, NULL, 0, long_maps);
         }
         creq max = {NULL, 0};
         char **short_names = NULL;
@@ -259,7 +264,7 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
             const char *rp = dra_jfield_str(cs[i], "restartPolicy");
             if (rp && strcmp(rp, "Always") == 0)
                 continue;
-            creq r = container_request(i, cs[i], resource, &longlived[i], nc - i, short_maps);
+            creq r = container_request(m, i, cs[i], resource, &longlived[i], nc - i, short_maps);
             if (!r.name)
                 continue;
             short_names = dra_xgrow(short_names, nshort, sizeof *short_names);

@@ -6,12 +6,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../model/features.h"
+
 typedef struct dra_extres_map dra_extres_map;
 
 /* Resource name -> DeviceClass: explicit spec.extendedResourceName (newer
  * creationTimestamp wins, equal times: smaller class name) and the implicit
- * deviceclass.resource.kubernetes.io/<class>.  Classes are borrowed. */
-dra_extres_map *dra_extres_map_new(json_t *const *classes, size_t n);
+ * deviceclass.resource.kubernetes.io/<class>.  Classes are borrowed; f
+ * (NULL: the defaults) is read now: the map reads the containers' requests
+ * as f's release does. */
+dra_extres_map *dra_extres_map_new(json_t *const *classes, size_t n, const dra_features *f);
 void dra_extres_map_free(dra_extres_map *m);
 /* The class name for a resource, or NULL. */
 const char *dra_extres_class(const dra_extres_map *m, const char *resource);

@@ -249,7 +249,7 @@ static char *prefilter_claims(const dra_cluster *cl, const dra_changes *state, c
  * backed by DRA (p->ext_res, p->ext_unmapped) and the special claim of an
  * earlier cycle (p->ext_existing; allocated, it joins p->pc). */
 static void prefilter_extended_resources(const dra_cluster *cl, const dra_changes *state, const dra_extres_map *xm,
-                                         podctx *p)
+                                         const dra_features *f, podctx *p)
 {
     const json_t *spec = dra_jfield(p->pod, "spec");
     const char *lists[2] = {"initContainers", "containers"};
@@ -266,7 +266,7 @@ static void prefilter_extended_resources(const dra_cluster *cl, const dra_change
                 const char *qs = json_string_value(q);
                 bool nonzero = json_is_integer(q) ? json_integer_value(q) != 0 : false;
                 if (qs) {
-                    dra_err *e = dra_quantity_parse(qs, &qq);
+                    dra_err *e = dra_quantity_parse_as(f, qs, &qq);
                     nonzero = !e && !dra_quantity_is_zero(&qq);
                     dra_err_free(e);
                 }
@@ -406,7 +406,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
     if (why)
         return why;
     if (dra_feature_enabled(f, DRA_FEATURE_EXTENDED_RESOURCE))
-        prefilter_extended_resources(cl, state, xm, p);
+        prefilter_extended_resources(cl, state, xm, f, p);
     return prefilter_validate(cl, o, f, p, w, is_error);
 }
 
@@ -433,7 +433,7 @@ static void mark_risky(const dra_alloc_world *w, snode *nodes, size_t n)
 }
 
 /* Allocatable value of a resource on the node; 0 when absent. */
-static bool node_allocatable(const json_t *node, const char *resource, bool *present)
+static bool node_allocatable(const json_t *node, const char *resource, const dra_features *f, bool *present)
 {
     const json_t *v = dra_jfield(dra_jfield(dra_jfield(node, "status"), "allocatable"), resource);
     *present = v != NULL;
@@ -443,7 +443,7 @@ static bool node_allocatable(const json_t *node, const char *resource, bool *pre
         return json_integer_value(v) != 0;
     dra_quantity q;
     const char *s = json_string_value(v);
-    dra_err *e = s ? dra_quantity_parse(s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+    dra_err *e = s ? dra_quantity_parse_as(f, s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
     bool nonzero = !e && !dra_quantity_is_zero(&q);
     dra_err_free(e);
     return nonzero;
@@ -637,12 +637,12 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
         served = dra_xcalloc(p->next_res + 1, sizeof *served);
         for (size_t i = 0; i < p->next_res; i++) {
             bool present;
-            if (!node_allocatable(nd->json, p->ext_res[i], &present))
+            if (!node_allocatable(nd->json, p->ext_res[i], &S->f, &present))
                 served[nserved++] = p->ext_res[i];
         }
         for (size_t i = 0; i < p->next_unmapped; i++) {
             bool present;
-            node_allocatable(nd->json, p->ext_unmapped[i], &present);
+            node_allocatable(nd->json, p->ext_unmapped[i], &S->f, &present);
             if (!present) {
                 free(served);
                 e->reason = dra_xstrdup("cannot fit resource");
@@ -1717,7 +1717,7 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     dra_selector_eval ev = dra_cel_selector_eval_new(&S.f);
     dra_err *err = world(c, opts->packs, &S.f, &ev, &S.w);
     if (!err) {
-        S.xm = dra_extres_map_new(classes, kl->n);
+        S.xm = dra_extres_map_new(classes, kl->n, &S.f);
         nodes_init(&S, nodes, nnodes);
         out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);
         out->warnings = dra_err_append(out->warnings, q.warnings);

@@ -443,13 +443,13 @@ static bool is_empty(const json_t *v)
            (json_is_object(v) && json_object_size(v) == 0);
 }
 
-static bool quantities_equal(const json_t *a, const json_t *b)
+static bool quantities_equal(const json_t *a, const json_t *b, const dra_features *f)
 {
     if (!json_is_string(a) || !json_is_string(b))
         return false;
     dra_quantity qa, qb;
-    dra_err *ea = dra_quantity_parse(json_string_value(a), &qa);
-    dra_err *eb = dra_quantity_parse(json_string_value(b), &qb);
+    dra_err *ea = dra_quantity_parse_as(f, json_string_value(a), &qa);
+    dra_err *eb = dra_quantity_parse_as(f, json_string_value(b), &qb);
     bool eq = !ea && !eb && dra_quantity_cmp(&qa, &qb) == 0;
     dra_err_free(ea);
     dra_err_free(eb);
@@ -469,13 +469,13 @@ static bool parse_time(const char *s, long long *out)
     return true;
 }
 
-static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const char *parent);
+static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const char *parent, const dra_features *f);
 
-static bool taint_equal(const json_t *a, const json_t *b)
+static bool taint_equal(const json_t *a, const json_t *b, const dra_features *f)
 {
     static const char *const keys[] = {"key", "value", "effect"};
     for (size_t i = 0; i < 3; i++)
-        if (!equal_ctx(json_object_get(a, keys[i]), json_object_get(b, keys[i]), keys[i], NULL))
+        if (!equal_ctx(json_object_get(a, keys[i]), json_object_get(b, keys[i]), keys[i], NULL, f))
             return false;
     const char *ta = json_string_value(json_object_get(a, "timeAdded"));
     const char *tb = json_string_value(json_object_get(b, "timeAdded"));
@@ -501,7 +501,7 @@ static bool is_quantity_key(const char *key, const char *parent)
     return strcmp(key, "validValues") == 0;
 }
 
-static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const char *parent)
+static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const char *parent, const dra_features *f)
 {
     if (is_empty(a) && is_empty(b))
         return true;
@@ -513,7 +513,7 @@ static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const c
         bool taints = key && strcmp(key, "taints") == 0;
         for (size_t i = 0; i < json_array_size(a); i++) {
             const json_t *x = json_array_get(a, i), *y = json_array_get(b, i);
-            if (taints ? !taint_equal(x, y) : !equal_ctx(x, y, key, parent))
+            if (taints ? !taint_equal(x, y, f) : !equal_ctx(x, y, key, parent, f))
                 return false;
         }
         return true;
@@ -522,7 +522,7 @@ static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const c
         const char *k;
         json_t *v;
         json_object_foreach((json_t *)a, k, v)
-            if (!equal_ctx(v, json_object_get(b, k), k, key))
+            if (!equal_ctx(v, json_object_get(b, k), k, key, f))
                 return false;
         json_object_foreach((json_t *)b, k, v)
             if (!json_object_get(a, k) && !is_empty(v))
@@ -531,12 +531,12 @@ static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const c
     }
     if (json_equal((json_t *)a, (json_t *)b))
         return true;
-    return is_quantity_key(key, parent) && quantities_equal(a, b);
+    return is_quantity_key(key, parent) && quantities_equal(a, b, f);
 }
 
-bool dra_slice_json_equal(const json_t *a, const json_t *b)
+bool dra_slice_json_equal(const json_t *a, const json_t *b, const dra_features *f)
 {
-    return equal_ctx(a, b, NULL, NULL);
+    return equal_ctx(a, b, NULL, NULL, f);
 }
 
 /* ---- building ---- */
@@ -845,12 +845,12 @@ static void check_slice(dra_slice_builder *b, size_t i, json_t *content, const d
         json_t *want_pool = json_pack("{s:s, s:I, s:I}", "name", b->pool, "generation", (json_int_t)b->prev_gen,
                                       "resourceSliceCount", (json_int_t)b->n);
         bool sets = is_set_slice(b, i);
-        if (!dra_slice_json_equal(json_object_get(spec, "pool"), want_pool) ||
-            !dra_slice_json_equal(json_object_get(spec, "nodeSelector"), b->opts.node_selector) ||
+        if (!dra_slice_json_equal(json_object_get(spec, "pool"), want_pool, b->opts.features) ||
+            !dra_slice_json_equal(json_object_get(spec, "nodeSelector"), b->opts.node_selector, b->opts.features) ||
             json_is_true(json_object_get(spec, "allNodes")) != b->opts.all_nodes ||
-            !dra_slice_json_equal(json_object_get(spec, "devices"), sets ? NULL : content) ||
-            !dra_slice_json_equal(json_object_get(spec, "sharedCounters"), sets ? content : NULL) ||
-            !dra_slice_json_equal(json_object_get(spec, "perDeviceNodeSelection"), NULL))
+            !dra_slice_json_equal(json_object_get(spec, "devices"), sets ? NULL : content, b->opts.features) ||
+            !dra_slice_json_equal(json_object_get(spec, "sharedCounters"), sets ? content : NULL, b->opts.features) ||
+            !dra_slice_json_equal(json_object_get(spec, "perDeviceNodeSelection"), NULL, b->opts.features))
             b->nchanged++;
         json_decref(want_pool);
     }

@@ -184,7 +184,8 @@ DRA_MUST_USE dra_err *dra_slice_err_prefix(dra_err *e, const char *prefix);
 
 /* Semantic equality as upstream's apiequality.Semantic for slice content:
  * absent, null, [] and {} are equal; quantities compare by value;
- * taint timeAdded: absent equals anything, otherwise within one second. */
-bool dra_slice_json_equal(const json_t *a, const json_t *b);
+ * taint timeAdded: absent equals anything, otherwise within one second.
+ * Quantities are read by the rules of f's release (NULL: the defaults). */
+bool dra_slice_json_equal(const json_t *a, const json_t *b, const dra_features *f);
 
 #endif

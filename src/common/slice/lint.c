@@ -89,12 +89,12 @@ static const json_t *find_counter_set(const member *newest, size_t nnewest, cons
     return NULL;
 }
 
-static bool parse_q(const json_t *v, dra_quantity *q)
+static bool parse_q(const json_t *v, const dra_features *f, dra_quantity *q)
 {
     const char *s = json_string_value(json_object_get(v, "value"));
     if (!s)
         return false;
-    dra_err *e = dra_quantity_parse(s, q);
+    dra_err *e = dra_quantity_parse_as(f, s, q);
     dra_err_free(e);
     return e == NULL;
 }
@@ -162,7 +162,7 @@ static char *signature_diff(const char *want, const char *have)
 /* The pool's slices that decode, compared by generation as the allocator
  * does (negative ones, which validation refuses, too); nothing when none
  * decodes. */
-static void lint_pool(dra_lint_report *r, pool *p)
+static void lint_pool(dra_lint_report *r, pool *p, const dra_features *f)
 {
     size_t lead = 0;
     while (lead < p->n && !p->m[lead].decodes)
@@ -263,7 +263,7 @@ static void lint_pool(dra_lint_report *r, pool *p)
                         continue;
                     }
                     dra_quantity want_q, have_q;
-                    if (parse_q(c, &want_q) && parse_q(have, &have_q) && dra_quantity_cmp(&want_q, &have_q) > 0)
+                    if (parse_q(c, f, &want_q) && parse_q(have, f, &have_q) && dra_quantity_cmp(&want_q, &have_q) > 0)
                         add_problem(r, false, p, o,
                                     "device %s: consumes %s of counter %s in counter set %s, which has only %s: the "
                                     "device can never be allocated",
@@ -348,8 +348,8 @@ static dra_err *not_a_slice(const json_t *obj)
     return dra_kind_of(obj, &k, &v); /* no apiVersion: "Required value", as the loader says */
 }
 
-static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_err *const *notes, dra_lint_report *out,
-                         size_t *skipped)
+static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_err *const *notes,
+                         const dra_features *f, dra_lint_report *out, size_t *skipped)
 {
     size_t nskipped = 0;
     *out = (dra_lint_report)DRA_LINT_REPORT_INIT;
@@ -407,7 +407,7 @@ static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_err 
             for (const dra_err *x = notes ? notes[o - set->v] : NULL; x; x = x->next)
                 add_problem(out, true, &pools[k], o, "%s%s%s", x->field ? x->field : "", x->field ? ": " : "", x->msg);
         }
-        lint_pool(out, &pools[k]);
+        lint_pool(out, &pools[k], f);
         free(pools[k].m);
     }
     free(pools);
@@ -421,7 +421,7 @@ dra_err *dra_slice_lint(dra_objset *set, dra_lint_report *out, size_t *skipped)
     for (size_t i = 0; i < set->n; i++)
         if (is_slice(set->v[i].json, &ver))
             checks[i] = slice_checks(set, &set->v[i], ver, NULL);
-    dra_err *e = lint_set(set, checks, NULL, out, skipped);
+    dra_err *e = lint_set(set, checks, NULL, NULL, out, skipped);
     for (size_t i = 0; i < set->n; i++)
         dra_err_free(checks[i]);
     free(checks);
@@ -510,7 +510,7 @@ dra_err *dra_slice_lint_kept(dra_lint_kept *k, dra_lint_report *out, size_t *ski
             *skipped = k->skipped;
         return dra_errs_take(&k->own);
     }
-    dra_err *e = lint_set(k->set, k->checks, k->notes, out, skipped);
+    dra_err *e = lint_set(k->set, k->checks, k->notes, k->features, out, skipped);
     if (skipped)
         *skipped += k->skipped;
     return e;

@@ -43,6 +43,7 @@ typedef struct pinfo {
     int64_t results;   /* allocation results naming the pool, admin access too (1.36's count) */
     nq *consumed;      /* consumed capacity over those results, per name */
     size_t nconsumed;
+    const dra_features *features; /* the release whose rules read the quantities */
 } pinfo;
 
 static bool blocking_effect(const char *e)
@@ -92,14 +93,14 @@ static int cmp_pool(const void *a, const void *b)
 }
 
 /* A quantity field ({"value": Q} or Q itself); zero when absent or bad. */
-static dra_quantity qty(const json_t *v)
+static dra_quantity qty(const json_t *v, const dra_features *f)
 {
     dra_quantity q = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
     if (json_is_object(v))
         v = json_object_get(v, "value");
     const char *s = json_string_value(v);
     if (s) {
-        dra_err *e = dra_quantity_parse(s, &q);
+        dra_err *e = dra_quantity_parse_as(f, s, &q);
         if (e) {
             dra_err_free(e);
             q = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
@@ -141,7 +142,7 @@ static void counters_published(const pinfo *x, nq **v, size_t *n)
             if (!set)
                 continue;
             json_object_foreach((json_t *)json_object_get(cs, "counters"), name, c) {
-                dra_quantity q = qty(c);
+                dra_quantity q = qty(c, x->features);
                 if (!nq_find(*v, *n, set, name)) {
                     *v = dra_xgrow(*v, *n, sizeof **v);
                     (*v)[(*n)++] = (nq){set, name, q};
@@ -157,7 +158,7 @@ typedef struct pcost {
     size_t n;
 } pcost;
 
-static pcost cost_parse(const json_t *dev)
+static pcost cost_parse(const json_t *dev, const dra_features *f)
 {
     pcost c = {NULL, 0};
     size_t i;
@@ -167,7 +168,7 @@ static pcost cost_parse(const json_t *dev)
         const json_t *q;
         json_object_foreach((json_t *)json_object_get(cc, "counters"), name, q) {
             c.v = dra_xgrow(c.v, c.n, sizeof *c.v);
-            c.v[c.n++] = (nq){dra_jfield_str(cc, "counterSet"), name, qty(q)};
+            c.v[c.n++] = (nq){dra_jfield_str(cc, "counterSet"), name, qty(q, f)};
         }
     }
     return c;
@@ -290,7 +291,7 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
         for (size_t k = 0; k < ng && !p; k++)
             if (strcmp(g[k].attr, attr) == 0 && strcmp(g[k].type, type) == 0)
                 p = &g[k];
-        pcost cost = cost_parse(dev);
+        pcost cost = cost_parse(dev, x->features);
         char *key = cost_key(&cost);
         if (!p) {
             g = dra_xgrow(g, ng, sizeof *g);
@@ -319,7 +320,7 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
         counters_published(x, &base, &nb);
         for (size_t i = 0; i < x->ndev; i++) {
             if (used(x, x->devs[i].dev)) {
-                pcost c = cost_parse(x->devs[i].dev);
+                pcost c = cost_parse(x->devs[i].dev, x->features);
                 cost_take(&c, base, nb);
                 free(c.v);
             }
@@ -377,7 +378,7 @@ static json_t *shareable_summary(const pinfo *x, char **err)
         const char *name;
         const json_t *c;
         json_object_foreach((json_t *)json_object_get(dev, "capacity"), name, c) {
-            dra_quantity q = qty(c);
+            dra_quantity q = qty(c, x->features);
             nq_add(&total, &nt, NULL, name, &q);
         }
     }
@@ -434,7 +435,7 @@ static void mark_in_use(const dra_compact *claims, const char *driver, pinfo *po
             const char *name;
             const json_t *q;
             json_object_foreach(r->consumed, name, q) {
-                dra_quantity v = qty(q);
+                dra_quantity v = qty(q, x->features);
                 nq_add(&x->consumed, &x->nconsumed, NULL, name, &v);
             }
         }
@@ -655,6 +656,8 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
     pinfo *pools = dra_xcalloc(sl.n + 1, sizeof *pools);
     dra_strmap index = {0}; /* pool name -> index in pools */
     size_t np = newest_generations(&sl, driver, filter, pools, &index);
+    for (size_t i = 0; i < np; i++)
+        pools[i].features = features;
     gather_slices(&sl, driver, rules, pools, &index);
     mark_in_use(claims, driver, pools, &index);
     dra_strmap_free(&index);
