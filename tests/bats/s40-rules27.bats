@@ -112,3 +112,47 @@ CLAIM='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"na
         "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/pod.yaml"
     [[ $stderr == *"request container-0-request-0: adding 1000000000000000001 devices exceeds the claim limit of 32"* ]]
 }
+
+# Kubernetes 1.36 serves DeviceTaintRules as resource.k8s.io/v1alpha3 and
+# v1beta2 only (k8s.io/kubernetes v1.36.3 pkg/registry/resource/rest/
+# storage_resource.go: no devicetaintrules in v1Storage); v1 from 1.37.
+DTR='{"apiVersion":"resource.k8s.io/v1","kind":"DeviceTaintRule","metadata":{"name":"t"},"spec":{"deviceSelector":{"driver":"gpu.example.com"},"taint":{"key":"k","value":"v","effect":"NoSchedule"}}}'
+
+taint_input() { # APIVERSION
+    slice_line s1 '"devices":[{"name":"d0"}]' | sed 's/"resourceSliceCount":2/"resourceSliceCount":1/'
+    echo "${DTR/resource.k8s.io\/v1\"/$1\"}"
+    echo "$CLASS"
+    echo "$CLAIM"
+}
+
+@test "1.36: a v1 DeviceTaintRule is left out with a warning by pool-status and the allocator" {
+    taint_input resource.k8s.io/v1 >"$T/in.jsonl"
+    want='DeviceTaintRule/t: kind: no matches for kind "DeviceTaintRule" in version "resource.k8s.io/v1": Kubernetes 1.36 does not serve it; left out'
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --driver gpu.example.com --kubernetes-version 1.36 \
+        --feature-gates DRAResourcePoolStatus=true --now 2026-01-01T00:00:00Z -o json "$T/in.jsonl"
+    assert_success
+    [[ $stderr == *"$want"* ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
+    assert_success
+    [[ $stderr == *"$want"* ]]
+    # 1.37 serves it: its taint keeps the device
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --kubernetes-version 1.37 --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
+    assert_failure 1
+    [[ $stderr != *"does not serve"* ]]
+    U=$REPO/build/upstream/1.36/bin/upstream-alloc
+    [[ -x $U ]] || skip "the 1.36 upstream-alloc is not built (make upstream-1.36)"
+    run --separate-stderr "$U" --node node-a --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
+    assert_failure 2
+    [[ $stderr == *'no kind "DeviceTaintRule" is registered for version "resource.k8s.io/v1"'* ]]
+}
+
+@test "1.36: a v1beta2 DeviceTaintRule still taints, as the 1.36 peer says" {
+    taint_input resource.k8s.io/v1beta2 >"$T/in.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
+    assert_failure 1
+    [[ $stderr != *"does not serve"* ]]
+    U=$REPO/build/upstream/1.36/bin/upstream-alloc
+    [[ -x $U ]] || skip "the 1.36 upstream-alloc is not built (make upstream-1.36)"
+    run --separate-stderr "$U" --node node-a --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
+    assert_failure 1
+}
