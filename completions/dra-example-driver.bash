@@ -12,6 +12,7 @@ _dra_example_driver() {
         --cdi-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
         --devices) return;;
         --services) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --health-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --claims) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --delay) return;;
@@ -22,7 +23,7 @@ _dra_example_driver() {
         --max-msg-size) return;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W " --driver-name --node --plugin-dir --registry-dir --kubelet --cdi-dir --devices --services --health-file --claims --inventory --delay --fail-claim --omit-claim --extra-claim --garbage-frame --pad-answer --max-msg-size --verbose --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W " --driver-name --node --plugin-dir --registry-dir --kubelet --cdi-dir --devices --services --kubernetes-version --health-file --claims --inventory --delay --fail-claim --omit-claim --extra-claim --garbage-frame --pad-answer --max-msg-size --verbose --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

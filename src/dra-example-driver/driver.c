@@ -567,3 +567,21 @@ dra_err *ex_inventory(const ex_driver *d, FILE *f)
         return dra_err_new(DRA_EXIT_RUNTIME, "write error on stdout");
     return NULL;
 }
+
+dra_err *ex_default_services(const char *flag, const char **out)
+{
+    bool env;
+    const char *v = dra_release_setting(flag, &env);
+    dra_release r = DRA_RELEASE_DEFAULT;
+    if (v && *v) {
+        dra_err *e = dra_release_parse(v, &r);
+        if (e)
+            return dra_err_field(e, env ? DRA_KUBERNETES_VERSION_ENV : "--kubernetes-version");
+    }
+    /* k8s.io/dynamic-resource-allocation v0.36.3 kubeletplugin/draplugin.go
+     * offers v1alpha1.DRAResourceHealth alone (k8s.io/kubelet v0.36.3 has
+     * no v1 of pkg/apis/dra-health); v0.37.2 offers v1, then v1alpha1 */
+    *out = r <= DRA_RELEASE_1_36 ? "v1.DRAPlugin,v1beta1.DRAPlugin,v1alpha1.DRAResourceHealth"
+                                 : "v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth";
+    return NULL;
+}

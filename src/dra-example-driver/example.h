@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "kubelet/checkpoint.h"
 #include "kubelet/driver.h"
+#include "model/features.h"
 
 typedef struct ex_fault {
     char *uid;
@@ -84,6 +85,14 @@ const char *ex_config_decode(const ex_driver *d, const json_t *alloc, dra_arena 
 const char *ex_config_sharing(ex_configs *cs, const char *request, const char *device, dra_arena *a, const char **env,
                               size_t *n_env);
 const char *ex_env_id(dra_arena *a, const char *device);
+
+/* The supported versions the driver registers when --services does not say
+ * (static storage): what the kubeletplugin library of the release the
+ * driver follows offers a plugin that serves DRAPlugin v1 and v1beta1 and
+ * DRAResourceHealth (driver.c).  flag is --kubernetes-version (NULL: not
+ * given; then $DRA_KUBERNETES_VERSION, else the default release).  Errors
+ * (input) name the setting. */
+DRA_MUST_USE dra_err *ex_default_services(const char *flag, const char **out);
 
 /* Write the spec of the CDI device every prepared device also gets,
  * <cdi-dir>/k8s.<driver>-gpu_common.yaml (upstream: CreateCommonSpecFile at

@@ -29,7 +29,8 @@ static const dra_opt opts[] = {
     {OPT_KUBELET, "kubelet", 0, DRA_ARG_NONE, NULL, "register with the node's kubelet: the default directories above (else both dirs are required)", NULL},
     {OPT_CDI_DIR, "cdi-dir", 0, DRA_ARG_REQUIRED, "DIR", "where CDI specs are written (default /var/run/cdi)", "dir"},
     {OPT_DEVICES, "devices", 0, DRA_ARG_REQUIRED, "N", "number of devices gpu-0 ... (default 8)", NULL},
-    {OPT_SERVICES, "services", 0, DRA_ARG_REQUIRED, "LIST", "supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth)", NULL},
+    {OPT_SERVICES, "services", 0, DRA_ARG_REQUIRED, "LIST", "supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth; under 1.36 v1.DRAPlugin,v1beta1.DRAPlugin,v1alpha1.DRAResourceHealth)", NULL},
+    {DRA_OPT_KUBERNETES_VERSION, "kubernetes-version", 0, DRA_ARG_REQUIRED, "1.N", "the release whose kubelet plugin API the driver offers: 1.36, 1.37 or 1.38 (default: $DRA_KUBERNETES_VERSION, else 1.37)", "1.36 1.37 1.38"},
     {OPT_HEALTH_FILE, "health-file", 0, DRA_ARG_REQUIRED, "FILE", "device health overrides, JSON; re-read and streamed on SIGHUP", "file"},
     {OPT_CLAIMS, "claims", 0, DRA_ARG_REQUIRED, "PATH", "ResourceClaims to prepare from, read at each call (kubectl get resourceclaims -A -o yaml); without it a device is derived from the claim UID", "file"},
     {OPT_INVENTORY, "inventory", 0, DRA_ARG_NONE, NULL, "print the device inventory for dra-slice build and exit", NULL},
@@ -64,7 +65,7 @@ static const dra_tool tool = {"dra-example-driver", "an example DRA driver kubel
 
 /* Every option's value, written by the table below. */
 typedef struct values {
-    const char *name, *node, *plugin_dir, *registry_dir, *cdi_dir, *services, *health_file, *claims, *delay;
+    const char *name, *node, *plugin_dir, *registry_dir, *cdi_dir, *services, *health_file, *claims, *delay, *release;
     dra_strv fail, omit, extra;
     long long devices, pad, max_msg;
     bool inventory, garbage, verbose, kubelet;
@@ -77,6 +78,7 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(OPT_REGISTRY_DIR, values, registry_dir),
     DRA_VAL_STRING(OPT_CDI_DIR, values, cdi_dir),
     DRA_VAL_STRING(OPT_SERVICES, values, services),
+    DRA_VAL_STRING(DRA_OPT_KUBERNETES_VERSION, values, release),
     DRA_VAL_STRING(OPT_HEALTH_FILE, values, health_file),
     DRA_VAL_STRING(OPT_CLAIMS, values, claims),
     DRA_VAL_STRING(OPT_DELAY, values, delay),
@@ -128,10 +130,8 @@ static dra_err *faults(const values *x, ex_driver *d)
 }
 
 /* Serve on the two sockets until SIGTERM or SIGINT; SIGHUP streams health. */
-static dra_err *serve(ex_driver *d, const values *x, const char *dra_sock, const char *reg_sock)
+static dra_err *serve(ex_driver *d, const values *x, const char *list, const char *dra_sock, const char *reg_sock)
 {
-    const char *list =
-        x->services ? x->services : "v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth";
     char *svc_copy = dra_xstrdup(list);
     const char **svcs = dra_xcalloc(strlen(svc_copy) + 1, sizeof *svcs);
     size_t nsvc = 0;
@@ -198,8 +198,11 @@ static dra_err *run(const dra_args *a, void *xv, int *rc)
     dra_err *e = NULL;
     if (a->npos)
         e = dra_err_new(DRA_EXIT_INPUT, "unexpected argument \"%s\"", a->pos[0]);
+    const char *services = x->services;
     if (!e)
         e = faults(x, &d);
+    if (!e && !services)
+        e = ex_default_services(x->release, &services);
     if (!e && x->inventory) {
         e = ex_inventory(&d, stdout);
         goto out;
@@ -225,7 +228,7 @@ static dra_err *run(const dra_args *a, void *xv, int *rc)
         e = ex_cdi_common(&d);
     free(sd);
     if (!e)
-        e = serve(&d, x, dra_sock, reg_sock);
+        e = serve(&d, x, services, dra_sock, reg_sock);
 out:
     ex_state_free(&d);
     for (size_t i = 0; i < d.nfail; i++)

@@ -14,6 +14,15 @@ setup() {
     T=$BATS_TEST_TMPDIR
     REPO=$BATS_TEST_DIRNAME/../..
     C="$EXAMPLES/cluster"
+    DRV_PID=
+}
+
+teardown() {
+    if [[ -n $DRV_PID ]]; then
+        kill "$DRV_PID" 2>/dev/null
+        wait "$DRV_PID" 2>/dev/null
+    fi
+    [[ -z ${S:-} ]] || rm -rf "$S"
 }
 
 Q1=1234567890123456789012345678901
@@ -155,4 +164,43 @@ taint_input() { # APIVERSION
     [[ -x $U ]] || skip "the 1.36 upstream-alloc is not built (make upstream-1.36)"
     run --separate-stderr "$U" --node node-a --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
     assert_failure 1
+}
+
+# The services the example driver registers by release: k8s.io/dynamic-
+# resource-allocation v0.36.3 kubeletplugin/draplugin.go offers a plugin
+# serving health v1alpha1.DRAResourceHealth alone (k8s.io/kubelet v0.36.3
+# has no v1 of pkg/apis/dra-health); v0.37.2 offers v1 and v1alpha1.
+driver_services() { # DRIVER-OPTIONS...: the supportedVersions it registers
+    S=$(mktemp -d /tmp/dra-s40.XXXXXX) # short: unix socket paths are limited
+    "$DRA_BIN/dra-example-driver" --node n --registry-dir "$S/reg" --plugin-dir "$S/p" --cdi-dir "$S/cdi" "$@" >"$S/out" 2>"$S/err" &
+    DRV_PID=$!
+    for ((i = 0; i < 300; i++)); do
+        [[ -S $S/reg/gpu.example.com-reg.sock ]] && break
+        sleep 0.1
+    done
+    "$DRA_BIN/dra-prepare" plugins --registry-dir "$S/reg" -o json | jq -c .supportedVersions
+}
+
+@test "dra-example-driver under 1.36 registers no v1.DRAResourceHealth" {
+    driver_services --kubernetes-version 1.36 >"$T/svc"
+    run cat "$T/svc"
+    assert_output '["v1.DRAPlugin","v1beta1.DRAPlugin","v1alpha1.DRAResourceHealth"]'
+}
+
+@test "dra-example-driver takes the release from DRA_KUBERNETES_VERSION" {
+    DRA_KUBERNETES_VERSION=1.36 driver_services >"$T/svc"
+    run cat "$T/svc"
+    assert_output '["v1.DRAPlugin","v1beta1.DRAPlugin","v1alpha1.DRAResourceHealth"]'
+}
+
+@test "dra-example-driver under 1.37 registers both health versions" {
+    driver_services --kubernetes-version 1.37 >"$T/svc"
+    run cat "$T/svc"
+    assert_output '["v1.DRAPlugin","v1beta1.DRAPlugin","v1.DRAResourceHealth","v1alpha1.DRAResourceHealth"]'
+}
+
+@test "dra-example-driver: an unknown --kubernetes-version is a usage error" {
+    run --separate-stderr "$DRA_BIN/dra-example-driver" --kubernetes-version 1.35 --registry-dir /nonexistent/r --plugin-dir /nonexistent/p
+    assert_failure 2
+    [[ $stderr == *'--kubernetes-version: unknown Kubernetes version "1.35" (known: 1.36, 1.37, 1.38)'* ]]
 }

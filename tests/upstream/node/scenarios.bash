@@ -172,12 +172,13 @@ cdi_claims() {
 # (dra-prepare -v says which claims it skipped; the transcript holds that)
 
 # The DRAResourceHealth services each driver registers under 1.36 (the rest
-# of the list is compared).  The C driver offers v1 and v1alpha1 (its
-# --services default) under every release.  k8s.io/dynamic-resource-
-# allocation@v0.36.3 kubeletplugin/draplugin.go offers v1alpha1 only to a
-# plugin that implements DRAResourceHealthServer, which v0.4.0's driver does
-# not (build.sh leaves out 0002, 1.37's WatchHealthStatus); 1.37's offers
-# both to the patched driver, so there the whole lists are compared.  A 1.36
+# of the list is compared).  k8s.io/dynamic-resource-allocation@v0.36.3
+# kubeletplugin/draplugin.go offers v1alpha1 only to a plugin that
+# implements DRAResourceHealthServer: the C driver, which does, offers
+# v1alpha1 alone under 1.36 (its --services default there); v0.4.0's driver
+# does not (build.sh leaves out 0002, 1.37's WatchHealthStatus); 1.37's
+# offers v1 and v1alpha1 to the patched driver, as the C driver does, so
+# there the whole lists are compared.  A 1.36
 # kubelet does the same with either list: k8s.io/kubernetes@v1.36.3
 # pkg/kubelet/cm/dra/plugin/dra_plugin_manager.go validateSupportedServices
 # picks the first DRAPlugin service it knows (v1.DRAPlugin for both) and
@@ -185,7 +186,7 @@ cdi_claims() {
 # ResourceHealthStatus gate is on, whatever the list says, on v1alpha1 (which
 # the C driver serves; 1.37 opens it only for a driver that lists one,
 # pickHealthService).
-declare -A REG_HEALTH_136=([go]="" [c]="v1.DRAResourceHealth v1alpha1.DRAResourceHealth")
+declare -A REG_HEALTH_136=([go]="" [c]="v1alpha1.DRAResourceHealth")
 
 sc_registration() {
     start_driver || return 1
