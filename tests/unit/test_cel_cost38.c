@@ -194,6 +194,40 @@ UNIT_TEST(presence_on_ternary_38)
     }
 }
 
+UNIT_TEST(presence_on_optional_ternary_38)
+{
+    /* cel-go v0.33 interpreter/attributes.go applyQualifiers: the branch a
+     * ternary picks is qualified as any attribute, IfPresent on an
+     * optional, so on none (or a field absent, cost model version 0) the
+     * presence test's qualifier is not charged, and the branch's own value
+     * costs what it cost (0 when constant).  Figures as upstream-cel 1.38
+     * reports them; 1.37's cel-go v0.29.2 underflows its cost on the first
+     * two (interpreter/runtimecost.go takes back a presence test's 1 it
+     * never charged on a conditional attribute). */
+    static const struct {
+        const char *expr;
+        uint64_t min, max, cost;
+    } cases[] = {
+        {"has((false ? optional.none() : {}.?x).y)", 1, 32, 0},
+        {"has((false ? {}.?x : {}.?x).y)", 31, 31, 0},
+        {"has((true ? optional.none() : {}.?x).y)", 1, 32, 1},
+        {"has((false ? optional.none() : optional.of({'y': 1})).y)", 2, 32, 2},
+        {"has((false ? optional.none() : optional.of({'z': 1})).y)", 2, 32, 1},
+        {"has((false ? {}.?x : {'a': {'b': {}}}.?a).b.y)", 32, 92, 2},
+        {"has((false ? {}.?x : {'a': {'b': {}}}.?a).c.y)", 32, 92, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        uint64_t mn = 0, mx = 0, c = 0;
+        CHECK(costs(38, cases[i].expr, &mn, &mx, &c));
+        if (mn != cases[i].min || mx != cases[i].max || c != cases[i].cost) {
+            fprintf(stderr, "  1.38 %s: %llu..%llu %llu, want %llu..%llu %llu\n", cases[i].expr, (unsigned long long)mn,
+                    (unsigned long long)mx, (unsigned long long)c, (unsigned long long)cases[i].min,
+                    (unsigned long long)cases[i].max, (unsigned long long)cases[i].cost);
+            *unit_failed = 1;
+        }
+    }
+}
+
 UNIT_TEST(absent_optional_qualifiers)
 {
     /* interpreter/attributes.go applyQualifiers (cel-go v0.29.2 and

@@ -986,11 +986,16 @@ static cel_value eval_select(ev *e, const cel_node *n)
             cel_value r = select_field(e, obj, n->u.select.field, false);
             absent = r.kind == CEL_OPTIONAL && !r.v.opt;
         }
-        if (absent && is_attribute(op) && e->cost > 0)
+        /* under v0.33 a ternary's picked branch is qualified the same
+         * way: on none, or a field absent, its 1 is not charged, and
+         * there is nothing to give back (its value cost what it cost) */
+        uint64_t branch = branch_charge(e, op);
+        if (absent && is_attribute(op) && e->cost > 0 && !branch)
             e->cost--;
         if (!is_attribute(op) && !absent)
             c += base_cost(e, n);
-        c += branch_charge(e, op);
+        if (!absent)
+            c += branch;
         if (!charge(e, c))
             return cancelled_value;
     } else if (obj.kind == CEL_OPTIONAL && optional_chain(op)) {
