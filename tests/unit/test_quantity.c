@@ -6,6 +6,7 @@
  * Every table row is its own test. */
 #include <math.h>
 
+#include "model/features.h"
 #include "model/quantity.h"
 #include "unit.h"
 
@@ -944,6 +945,28 @@ T_(parse_rules_137_unchanged)
     e = dra_quantity_parse_rules("0m", 2, DRA_QUANTITY_RULES_137, &q);
     CHECK(e == NULL);
     CHECK_STR(dra_quantity_dec_string(&q, b2), "0.000");
+}
+
+/* A tool's features carry its release's rules: dra_quantity_parse_as
+ * reads by them, NULL features by the default release's (1.37). */
+T_(parse_as_the_features_release)
+{
+    dra_quantity q;
+    char b[DRA_QUANTITY_STRMAX];
+    dra_features f;
+    dra_features_release(&f, DRA_RELEASE_1_38);
+    CHECK(dra_features_quantity_rules(&f) == DRA_QUANTITY_RULES_138);
+    CHECK(dra_quantity_parse_as(&f, "1234567890123456789012345678901", &q) == NULL);
+    CHECK_STR(dra_quantity_format(&q, b), "1234567890123456789012345679k");
+    CHECK(dra_quantity_parse_as(&f, "1000000000000000001", &q) == NULL);
+    CHECK(dra_quantity_is_int64(&q));
+    dra_features_release(&f, DRA_RELEASE_1_36);
+    CHECK(dra_features_quantity_rules(&f) == DRA_QUANTITY_RULES_137);
+    CHECK(dra_features_quantity_rules(NULL) == DRA_QUANTITY_RULES_137);
+    CHECK(dra_quantity_parse_as(NULL, "1234567890123456789012345678901", &q) == NULL);
+    CHECK_STR(dra_quantity_format(&q, b), "1234567890123456789012345678901");
+    CHECK(dra_quantity_parse_as(NULL, "1000000000000000001", &q) == NULL);
+    CHECK(!dra_quantity_is_int64(&q));
 }
 
 /* Add and Sub of apimachinery v0.38.0-beta.0 (amount.go boundScaleGap,
