@@ -262,8 +262,8 @@ static char *pretty(const json_t *vals, const char *const *keys, size_t n)
 
 /* A quantity of the quota (spec.hard or status.used) as an integer: Value(),
  * rounded up.  Errors name the field. */
-static dra_err *quota_value(const json_t *v, const dra_obj *o, const char *field, const char *k,
-                            const dra_features *f, int64_t *out)
+static dra_err *quota_value(const json_t *v, const dra_obj *o, const char *field, const char *k, const dra_features *f,
+                            int64_t *out)
 {
     dra_quantity qt;
     const char *s = json_string_value(v);

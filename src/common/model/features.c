@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "kinds.h"
-#include "quantity.h"
 
 static const char *const names[DRA_FEATURE_COUNT] = {
     [DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION] = "DynamicResourceAllocation",
@@ -155,11 +154,6 @@ static const dra_gate_spec *spec(const dra_features *f, dra_feature id)
 dra_release dra_features_release_of(const dra_features *f)
 {
     return f && release_known(f->release) ? f->release : DRA_RELEASE_DEFAULT;
-}
-
-unsigned dra_features_quantity_rules(const dra_features *f)
-{
-    return dra_quantity_rules_of(dra_features_release_of(f));
 }
 
 void dra_features_release(dra_features *f, dra_release r)

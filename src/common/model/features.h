@@ -97,11 +97,8 @@ void dra_features_default(dra_features *f);
 void dra_features_release(dra_features *f, dra_release r);
 /* f's release (DRA_RELEASE_DEFAULT for NULL f or an unset one). */
 dra_release dra_features_release_of(const dra_features *f);
-/* The quantity rules of f's release (quantity.h dra_quantity_rules): how
- * that release's apimachinery parses and sums quantities.  Code that
- * holds a tool's features reads quantities by them (dra_quantity_parse_as)
- * rather than choosing rules itself. */
-unsigned dra_features_quantity_rules(const dra_features *f);
+/* The quantity rules of f's release ride with it: quantity.h
+ * dra_features_quantity_rules and dra_quantity_parse_as. */
 
 /* A snapshot's first object (dra-watch snapshot): {apiVersion:
  * dra-tools.io/v1alpha1, kind: Snapshot, metadata: {name: snapshot},

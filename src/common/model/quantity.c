@@ -800,6 +800,11 @@ unsigned dra_quantity_rules_of(int release)
     return release >= DRA_RELEASE_1_38 ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137;
 }
 
+unsigned dra_features_quantity_rules(const dra_features *f)
+{
+    return dra_quantity_rules_of(dra_features_release_of(f));
+}
+
 dra_err *dra_quantity_parse_as(const dra_features *f, const char *s, dra_quantity *out)
 {
     return dra_quantity_parse_rules(s, strlen(s), dra_features_quantity_rules(f), out);

@@ -88,8 +88,12 @@ typedef struct dra_quantity {
  * Functions that take a length need no NUL-terminated text (a NUL inside
  * is just an invalid character). */
 struct dra_features;
-/* s, NUL-terminated, by the rules of f's release (features.h
- * dra_features_quantity_rules; NULL f: the default release's). */
+/* The rules (dra_quantity_rules below) of f's release (features.h; NULL
+ * f: the default release's): how that release's apimachinery parses and
+ * sums quantities.  Code that holds a tool's features reads quantities by
+ * them rather than choosing rules itself. */
+unsigned dra_features_quantity_rules(const struct dra_features *f);
+/* s, NUL-terminated, by the rules of f's release. */
 DRA_MUST_USE dra_err *dra_quantity_parse_as(const struct dra_features *f, const char *s, dra_quantity *out);
 /* ParseQuantity of an apimachinery release, where releases differ. */
 typedef enum {

@@ -348,8 +348,8 @@ static dra_err *not_a_slice(const json_t *obj)
     return dra_kind_of(obj, &k, &v); /* no apiVersion: "Required value", as the loader says */
 }
 
-static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_err *const *notes,
-                         const dra_features *f, dra_lint_report *out, size_t *skipped)
+static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_err *const *notes, const dra_features *f,
+                         dra_lint_report *out, size_t *skipped)
 {
     size_t nskipped = 0;
     *out = (dra_lint_report)DRA_LINT_REPORT_INIT;
