@@ -403,4 +403,33 @@ UNIT_TEST(list_call_on_failed_value_fails_the_match)
     json_decref(j);
 }
 
+/* A packed device borrows its driver's name: a block passed on through
+ * reuse, of the same layout, reads the name the next device is built
+ * with, though it lies at the same address (the slice before is gone). */
+UNIT_TEST(packed_device_reads_its_borrowed_driver)
+{
+    cel_env *env = cel_dra_env_new(NULL);
+    json_t *j = json_loads("{\"name\":\"g0\",\"attributes\":{\"model\":{\"string\":\"a\"}}}", 0, NULL);
+    cel_program *p = NULL;
+    const char *sel = "device.driver == \"bbbb.example.com\" && device.attributes[device.driver].model == \"a\"";
+    CHECK(!cel_dra_compile(env, sel, strlen(sel), &p));
+    cel_dra_reuse reuse = {0};
+    char driver[32];
+    static const char *const names[] = {"a.example", "bbbb.example.com", "a.example", "bbbb.example.com"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(driver, sizeof driver, "%s", names[i]);
+        dra_slice_packs packs = {0};
+        cel_dra_device *pk = from_packed(j, driver, &(cel_dra_convert){0}, &packs, &reuse);
+        char a[512];
+        answer(p, pk, a, sizeof a);
+        CHECK_STR(a, i % 2 ? "true" : "false");
+        cel_dra_device_drop(pk, &reuse);
+        dra_slice_packs_free(&packs);
+    }
+    cel_dra_reuse_free(&reuse);
+    cel_program_free(p);
+    cel_env_free(env);
+    json_decref(j);
+}
+
 UNIT_MAIN()

@@ -73,8 +73,9 @@ typedef struct dra_selector_eval {
                        json_t **attr);
     /* Optional (NULL: match on the tree): match on a device given as its
      * compact JSON text (len bytes, a packed slice's, model/packed.h
-     * dra_packed_next: its facts follow it; the cache borrows it), with
-     * match's answers; device_cache is shared with match and derive. */
+     * dra_packed_next: its facts follow it; the cache borrows it and
+     * driver), with match's answers; device_cache is shared with match
+     * and derive. */
     dra_err *(*match_text)(void *ctx, void *prog, const char *driver, const char *text, size_t len,
                            const dra_features *features, void **device_cache, bool *matched);
 } dra_selector_eval;

@@ -508,46 +508,61 @@ cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, d
 /* A device of na attributes and nc capacities (entries to fill) and room
  * for nroom objects, with tlen bytes more for its text (and a NUL) when
  * tlen is not 0: in the block r keeps when it is large enough, else a new
- * one. */
-static cel_dra_device *device_alloc(size_t na, size_t nc, size_t nroom, const char *driver, bool allow,
+ * one.  The driver's name is copied into it, or borrowed when `borrow`
+ * (the caller keeps it as long as the device). */
+static cel_dra_device *device_alloc(size_t na, size_t nc, size_t nroom, const char *driver, bool borrow, bool allow,
                                     const cel_dra_convert *how, size_t tlen, cel_dra_reuse *r)
 {
-    size_t dl = strlen(driver);
     size_t ia = index_size(na), ic = index_size(nc), ni = ia + ic;
     size_t need = sizeof(cel_dra_device) + (na + nc) * sizeof(dev_lazy) + nroom * sizeof(cel_object) +
-                  ni * sizeof(uint32_t) + dl + 1 + (tlen ? tlen + 1 : 0);
+                  ni * sizeof(uint32_t) + (tlen ? tlen + 1 : 0);
+    size_t dl = 0;
+    if (!borrow) {
+        dl = strlen(driver);
+        need += dl + 1;
+    }
     cel_dra_device *d;
+    bool same = false; /* a block of this layout with a borrowed driver: its fixed fields stand */
     if (r && r->block && r->size >= need) {
         d = r->block;
         need = r->size;
         r->block = NULL;
+        same = borrow && !d->own_driver && d->nattrs == na && d->ncaps == nc && d->nroom == nroom;
     } else {
         d = dra_xmalloc(need);
     }
+    if (!same) {
+        d->nroom = (uint32_t)nroom;
+        d->objs = (cel_object *)(d->ents + na + nc);
+        uint32_t *slots = (uint32_t *)(d->objs + nroom);
+        d->index[0] = ia ? slots : NULL;
+        d->index[1] = ic ? slots + ia : NULL;
+        d->mask[0] = (uint32_t)(ia - 1);
+        d->mask[1] = (uint32_t)(ic - 1);
+        char *end = (char *)(slots + ni);
+        if (!borrow) {
+            memcpy(end, driver, dl + 1);
+            driver = end;
+            end += dl + 1;
+        }
+        d->own_driver = !borrow;
+        d->text = tlen ? end : NULL;
+        d->nattrs = (uint32_t)na;
+        d->ncaps = (uint32_t)nc;
+        d->fields[DEV_ATTRIBUTES] = d->fields[DEV_CAPACITY] = cel_null(); /* dra_dev_full */
+    }
+    /* a borrowed name is read again: the block may outlive the one it had */
+    d->driver = driver;
+    d->fields[DEV_DRIVER] = cel_string(driver, borrow ? strlen(driver) : dl);
     d->block = need;
     d->reuse = r;
-    d->nroom = (uint32_t)nroom;
-    d->objs = (cel_object *)(d->ents + na + nc);
-    uint32_t *slots = (uint32_t *)(d->objs + nroom);
-    d->index[0] = ia ? slots : NULL;
-    d->index[1] = ic ? slots + ia : NULL;
-    d->mask[0] = (uint32_t)(ia - 1);
-    d->mask[1] = (uint32_t)(ic - 1);
     d->reads[0] = d->reads[1] = 0;
-    char *drv = (char *)(slots + ni);
-    memcpy(drv, driver, dl + 1);
-    d->driver = drv;
-    d->text = tlen ? drv + dl + 1 : NULL;
     d->tlen = tlen;
-    d->fields[DEV_DRIVER] = cel_string(drv, dl);
-    d->fields[DEV_ATTRIBUTES] = d->fields[DEV_CAPACITY] = cel_null(); /* dra_dev_full */
     d->fields[DEV_ALLOW] = cel_bool(allow);
     d->full = NULL;
     d->json = NULL;
     d->error = d->list_error = NULL;
     d->how = *how;
-    d->nattrs = (uint32_t)na;
-    d->ncaps = (uint32_t)nc;
     d->nobjs = 0;
     d->pending = NULL;
     d->filled = 0;
@@ -573,7 +588,7 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
             allow = json_is_true(v);
     }
     size_t na = attrs ? json_object_size(attrs) : 0, nc = caps ? json_object_size(caps) : 0;
-    cel_dra_device *d = device_alloc(na, nc, na + nc, driver, allow, how, 0, NULL);
+    cel_dra_device *d = device_alloc(na, nc, na + nc, driver, false, allow, how, 0, NULL);
     d->json = json_incref(dev);
     if (!scan(d->ents, attrs, false, &d->nobjs) || !scan(d->ents + na, caps, true, &d->nobjs)) {
         d->full = full_build(device, driver, a, how);
@@ -655,8 +670,8 @@ void dra_dev_fill(cel_dra_device *d)
 static cel_dra_device *build_facts(const char *text, size_t len, const dra_packed_facts *f, const void *ents,
                                    const char *driver, const cel_dra_convert *how, bool copy, cel_dra_reuse *r)
 {
-    cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, copy ? f->nattrs + f->ncaps : f->nobjs, driver, f->allow, how,
-                                     copy ? len : 0, r);
+    cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, copy ? f->nattrs + f->ncaps : f->nobjs, driver, !copy,
+                                     f->allow, how, copy ? len : 0, r);
     if (copy) {
         char *own = (char *)d->text;
         memcpy(own, text, len);
@@ -800,8 +815,9 @@ size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
     const dev_full *f = d->full;
     *single = !(f && f->arena.head);
     size_t n = sizeof *d + (d->nattrs + d->ncaps) * sizeof d->ents[0] + d->nroom * sizeof *d->objs +
-               (index_size(d->nattrs) + index_size(d->ncaps)) * sizeof(uint32_t) + d->fields[DEV_DRIVER].v.s.len + 1 +
-               (d->text && d->text == d->driver + d->fields[DEV_DRIVER].v.s.len + 1 ? d->tlen + 1 : 0);
+               (index_size(d->nattrs) + index_size(d->ncaps)) * sizeof(uint32_t) +
+               (d->own_driver ? d->fields[DEV_DRIVER].v.s.len + 1 : 0) +
+               (d->own_driver && d->text ? d->tlen + 1 : 0); /* a text it holds follows the driver */
     if (f)
         n += f->arena.head ? dra_arena_capacity(&f->arena) : f->size;
     return n;

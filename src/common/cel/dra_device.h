@@ -77,8 +77,8 @@ typedef struct cel_dra_reuse {
 } cel_dra_reuse;
 /* The same from `text`, a device of a packed slice (model/packed.h
  * dra_packed_next) of len bytes, by the facts its slice holds with it: no
- * scan of the text, which is borrowed (it must outlive the device), not
- * copied.  With reuse (may be NULL, else it must outlive the device): the
+ * scan of the text, which is borrowed, as `driver` is (both must outlive
+ * the device), not copied.  With reuse (may be NULL, else it must outlive the device): the
  * device takes the block reuse keeps when it fits, and reads and keeps
  * the last capacity value parsed there. */
 cel_dra_device *cel_dra_device_build_packed(const char *text, size_t len, const char *driver, dra_arena *scratch,
@@ -202,8 +202,8 @@ static inline uint64_t dev_tag2(const char *s, size_t n)
 }
 
 /* The device itself: one allocation (struct, entries, the objects of its
- * versions and quantities, driver name; built from text, a copy of the
- * text), plus the full conversion when made.  Built from a tree, it holds
+ * versions and quantities, driver name but a packed device's; built from
+ * text, a copy of the text), plus the full conversion when made.  Built from a tree, it holds
  * a reference to it, whose strings the converted values borrow; from
  * text, they borrow the copy, and the full conversion reads the copy
  * again. */
@@ -217,7 +217,8 @@ struct cel_dra_device {
     const char *error;             /* the full conversion's errors, when the scan made it */
     const char *list_error;
     cel_dra_convert how;
-    const char *driver;
+    const char *driver;            /* in the allocation (own_driver), else the builder's (build_packed) */
+    bool own_driver;
     uint32_t nattrs, ncaps, nobjs; /* entries: nattrs attributes, then ncaps capacities */
     uint32_t nroom;                /* objects the allocation has room for */
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
