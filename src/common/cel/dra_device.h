@@ -217,8 +217,8 @@ struct cel_dra_device {
     const char *error;             /* the full conversion's errors, when the scan made it */
     const char *list_error;
     cel_dra_convert how;
-    const char *driver;            /* in the allocation (own_driver), else the builder's (build_packed) */
-    bool own_driver;
+    const char *driver;            /* in the allocation (own_driver), else the builder's */
+    bool own_driver;               /* else borrowed (cel_dra_device_build_packed) */
     uint32_t nattrs, ncaps, nobjs; /* entries: nattrs attributes, then ncaps capacities */
     uint32_t nroom;                /* objects the allocation has room for */
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
