@@ -294,29 +294,11 @@ static bool high_limbs(const dra_quantity *q)
     return any != 0;
 }
 
-/* |a| <=> |b| for non-zero a and b.  Magnitudes of up to 64 bits (every
- * real capacity) compare in 128-bit arithmetic; wider ones as bignums. */
-static int cmp_magnitude(const dra_quantity *a, const dra_quantity *b)
+/* cmp_magnitude of magnitudes wider than 64 bits or of exponents too far
+ * apart for 128 bits: as bignums (a frame of two, kept out of the common
+ * path). */
+static __attribute__((noinline)) int cmp_magnitude_wide(const dra_quantity *a, const dra_quantity *b)
 {
-    if (!high_limbs(a) && !high_limbs(b)) {
-        uint64_t ma = (uint64_t)a->mag[1] << 32 | a->mag[0], mb = (uint64_t)b->mag[1] << 32 | b->mag[0];
-        if (ma && mb) {
-            int64_t d = (int64_t)a->exp - b->exp;
-            if (d < -19 || d > 19) {
-                int64_t oa = u64_digits(ma) + (int64_t)a->exp, ob = u64_digits(mb) + (int64_t)b->exp;
-                if (oa != ob)
-                    return oa < ob ? -1 : 1;
-                /* same order with at most 20 digits each: |d| <= 19 after all */
-            }
-            /* 2^64 * 10^19 < 2^128: aligning the exponents cannot overflow */
-            unsigned __int128 xa = ma, xb = mb;
-            if (d > 0)
-                xa *= pow10_u64[d];
-            else if (d < 0)
-                xb *= pow10_u64[-d];
-            return xa < xb ? -1 : xa > xb;
-        }
-    }
     int64_t oa = q_order(a), ob = q_order(b);
     if (oa != ob)
         return oa < ob ? -1 : 1;
@@ -330,6 +312,36 @@ static int cmp_magnitude(const dra_quantity *a, const dra_quantity *b)
     else
         bn_mul_pow10(&mb, (int64_t)b->exp - a->exp);
     return bn_cmp(&ma, &mb);
+}
+
+/* |a| <=> |b| for non-zero a and b.  Magnitudes of up to 64 bits (every
+ * real capacity) compare in 128-bit arithmetic, of one exponent (a
+ * fleet's capacity and a selector's quantity of one suffix) in 64; wider
+ * ones as bignums. */
+static inline int cmp_magnitude(const dra_quantity *a, const dra_quantity *b)
+{
+    if (!high_limbs(a) && !high_limbs(b)) {
+        uint64_t ma = (uint64_t)a->mag[1] << 32 | a->mag[0], mb = (uint64_t)b->mag[1] << 32 | b->mag[0];
+        if (ma && mb) {
+            int64_t d = (int64_t)a->exp - b->exp;
+            if (d == 0)
+                return ma < mb ? -1 : ma > mb;
+            if (d < -19 || d > 19) {
+                int64_t oa = u64_digits(ma) + (int64_t)a->exp, ob = u64_digits(mb) + (int64_t)b->exp;
+                if (oa != ob)
+                    return oa < ob ? -1 : 1;
+                /* same order with at most 20 digits each: |d| <= 19 after all */
+            }
+            /* 2^64 * 10^19 < 2^128: aligning the exponents cannot overflow */
+            unsigned __int128 xa = ma, xb = mb;
+            if (d > 0)
+                xa *= pow10_u64[d];
+            else
+                xb *= pow10_u64[-d];
+            return xa < xb ? -1 : xa > xb;
+        }
+    }
+    return cmp_magnitude_wide(a, b);
 }
 
 /* Upstream's unscaled int64 for an int64Amount-backed quantity. */
