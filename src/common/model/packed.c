@@ -59,7 +59,7 @@ bool dra_packed_int_quick(const char *s, size_t n, int64_t *out)
 }
 
 /* 1-12 digits and a common suffix (none, k M G T P m, Ki Mi Gi Ti Pi): a
- * quantity dra_quantity_parse accepts for certain (the rest is for the
+ * quantity every release's parser (dra_quantity_parse_as) accepts for certain (the rest is for the
  * parser to decide). */
 static bool quick_quantity(const char *s, size_t len)
 {
