@@ -171,7 +171,7 @@ static json_t *render_struct(const json_t *obj, const gj_type *t, unsigned qrule
 static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type, unsigned qrules)
 {
     switch (kind) {
-    case GJ_STR: return json_string(json_is_string(v) ? json_string_value(v) : "");
+    case GJ_STR: return json_is_string(v) ? json_stringn(json_string_value(v), json_string_length(v)) : json_string("");
     case GJ_INT: return json_integer(json_is_integer(v) ? json_integer_value(v) : 0);
     case GJ_BOOL: return json_boolean(json_is_true(v));
     case GJ_QTY: {
