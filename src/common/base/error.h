@@ -65,6 +65,9 @@ typedef struct dra_err {
                              string literal, not owned (a tool names it as its option) */
     size_t more;          /* errors like this one left out after it, counted (a gatherer of a flood
                              keeps a few of a kind); 0 when new */
+    unsigned mark;        /* private to the code that made the error, for its own sorting (the CEL
+                             parser marks what it reports while parsing, not visiting); 0 when
+                             new, never printed */
     struct dra_err *next; /* further errors (validators report all they find) */
     /* private to error.c: on the first error of a chain, an error further
      * down the same chain (NULL: none known) from which its end is found,

@@ -20,7 +20,10 @@ cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset)
     return n;
 }
 
-static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e)
+/* dra_err.mark of a problem the parser reports, not the visitor */
+#define PARSE_TIME 1u
+
+static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e, unsigned mark)
 {
     if (e) {
         int line = 1, col = 0;
@@ -28,25 +31,40 @@ static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e)
             cel_ast_location(p->ast, offset, &line, &col);
         e->line = line > 0 ? line : 0;
         e->col = line > 0 ? col : 0;
+        e->mark = mark;
         p->errs = dra_err_append(p->errs, e);
     }
     p->nerrs++;
     return cel_p_node(p, CEL_NODE_CONST, offset == SIZE_MAX ? 0 : offset);
 }
 
-cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...)
+static cel_node *add_errorv(cel_parser *p, size_t offset, unsigned mark, const char *fmt, va_list ap)
 {
     dra_err *e = NULL;
-    if (p->nerrs < p->max_errors + 1) {
-        va_list ap;
-        va_start(ap, fmt);
+    if (p->nerrs < p->max_errors + 1)
         e = dra_err_newv(DRA_EXIT_INPUT, fmt, ap);
-        va_end(ap);
-    }
-    return add_error(p, offset, e);
+    return add_error(p, offset, e, mark);
 }
 
-cel_node *cel_p_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len)
+cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cel_node *n = add_errorv(p, offset, 0, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+cel_node *cel_p_parse_error(cel_parser *p, size_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cel_node *n = add_errorv(p, offset, PARSE_TIME, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+cel_node *cel_p_parse_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len)
 {
     dra_err *e = NULL;
     if (p->nerrs < p->max_errors + 1) {
@@ -57,13 +75,7 @@ cel_node *cel_p_error_n(cel_parser *p, size_t offset, const char *prefix, const 
         e = dra_err_newn(DRA_EXIT_INPUT, m, n + len);
         free(m);
     }
-    return add_error(p, offset, e);
-}
-
-/* Reported while parsing, not visiting (parser.c report_syntax, enter). */
-static bool parse_time(const dra_err *e)
-{
-    return !strncmp(e->msg, "Syntax error: ", 14) || !strncmp(e->msg, "expression recursion limit exceeded", 35);
+    return add_error(p, offset, e, PARSE_TIME);
 }
 
 void cel_p_unvisit(cel_parser *p, size_t mark)
@@ -71,7 +83,7 @@ void cel_p_unvisit(cel_parser *p, size_t mark)
     dra_err *kept = NULL, *rest = p->errs;
     for (size_t i = 0; rest; i++) {
         dra_err *e = dra_err_pop(&rest);
-        if (i < mark || parse_time(e)) {
+        if (i < mark || (e->mark & PARSE_TIME)) {
             kept = dra_err_append(kept, e);
         } else {
             dra_err_free(e);

@@ -36,12 +36,16 @@ typedef struct cel_parser {
 /* Report a problem at a byte offset (SIZE_MAX = no location) and return an
  * error placeholder node. */
 cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...) DRA_PRINTF(3, 4);
-/* The same for the message prefix + len bytes of msg (NUL bytes kept). */
-cel_node *cel_p_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len);
+/* The same for a problem found while parsing, not visiting (a syntax
+ * error, the recursion limit): cel_p_unvisit keeps it. */
+cel_node *cel_p_parse_error(cel_parser *p, size_t offset, const char *fmt, ...) DRA_PRINTF(3, 4);
+/* cel_p_parse_error for the message prefix + len bytes of msg (NUL bytes
+ * kept). */
+cel_node *cel_p_parse_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len);
 
 /* Drop what the visitor reported after the first `mark` errors of
  * p->errs (dra_err_count before the subtree), keeping the parser's own
- * reports ("Syntax error: ...", the recursion limit): cel-go's visitor
+ * reports (cel_p_parse_error): cel-go's visitor
  * does not go into a subtree ANTLR parsed but left unused (the arguments
  * of a reserved word's call, a map key with no ':'). */
 void cel_p_unvisit(cel_parser *p, size_t mark);

@@ -142,7 +142,7 @@ static void report_syntax(parse_state *s, size_t offset, const char *fmt, ...)
     va_start(ap, fmt);
     char *msg = dra_xvasprintf(fmt, ap);
     va_end(ap);
-    cel_p_error(&s->p, offset, "Syntax error: %s", msg);
+    cel_p_parse_error(&s->p, offset, "Syntax error: %s", msg);
     free(msg);
 }
 
@@ -184,7 +184,8 @@ static bool count_recovery(parse_state *s)
     if (s->p.fatal && !s->exc)
         return false;
     if (s->recoveries++ == RECOVERY_LIMIT) {
-        cel_p_error(&s->p, peek(s)->start, "Syntax error: error recovery attempt limit exceeded: %d", RECOVERY_LIMIT);
+        cel_p_parse_error(&s->p, peek(s)->start, "Syntax error: error recovery attempt limit exceeded: %d",
+                          RECOVERY_LIMIT);
         s->p.fatal = true;
         s->exc = X_NONE;
         return false;
@@ -402,7 +403,7 @@ static bool enter(parse_state *s, int rule)
     if (s->p.fatal)
         return false;
     if (++s->depth[rule] > s->max_depth) {
-        cel_p_error(&s->p, SIZE_MAX, "expression recursion limit exceeded: %d", s->max_depth);
+        cel_p_parse_error(&s->p, SIZE_MAX, "expression recursion limit exceeded: %d", s->max_depth);
         s->p.fatal = true;
         return false;
     }
@@ -1387,7 +1388,7 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
         return s.p.errs;
     }
     if (bad != SIZE_MAX) {
-        cel_p_error(&s.p, bad, "Syntax error: invalid UTF-8 input");
+        cel_p_parse_error(&s.p, bad, "Syntax error: invalid UTF-8 input");
         return s.p.errs;
     }
 
@@ -1395,11 +1396,11 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
     cel_lex(copy, len, arena, &lx);
     for (size_t i = 0; i < lx.nerrors; i++) {
         if (s.syntax_errors >= lim.max_errors) {
-            cel_p_error(&s.p, lx.errors[i].offset, "Syntax error: More than %d syntax errors", lim.max_errors);
+            cel_p_parse_error(&s.p, lx.errors[i].offset, "Syntax error: More than %d syntax errors", lim.max_errors);
             return s.p.errs;
         }
         s.syntax_errors++;
-        cel_p_error_n(&s.p, lx.errors[i].offset, "Syntax error: ", lx.errors[i].msg, lx.errors[i].len);
+        cel_p_parse_error_n(&s.p, lx.errors[i].offset, "Syntax error: ", lx.errors[i].msg, lx.errors[i].len);
     }
     s.toks = lx.tokens;
     s.ntoks = lx.ntokens;
