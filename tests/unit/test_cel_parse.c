@@ -736,6 +736,17 @@ UNIT_TEST(depth_limits)
     CHECK(e && !strcmp(e->msg, "expression recursion limit exceeded: 5"));
     dra_err_free(e);
 
+    /* a limit stops cel-go's parser before its visitor runs: has()'s
+     * refusal is not reported, nor is the entry whose value hit it */
+    const char *visited = "{1: has(1), 2: ((((((a))))))}";
+    e = cel_parse(visited, strlen(visited), &lim, &a, &ast);
+    CHECK(e && !strcmp(e->msg, "expression recursion limit exceeded: 5") && !e->next);
+    dra_err_free(e);
+    visited = "{1: has(1), 2: ((a))}";
+    e = cel_parse(visited, strlen(visited), &lim, &a, &ast);
+    CHECK(e && !strcmp(e->msg, "invalid argument to has() macro") && !e->next);
+    dra_err_free(e);
+
     lim = (cel_parse_limits){.max_expression_size = 4};
     e = cel_parse("1 + 2", 5, &lim, &a, &ast);
     CHECK(e && !strcmp(e->msg, "expression code point size exceeds limit: size: 5, limit 4"));

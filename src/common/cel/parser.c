@@ -405,6 +405,7 @@ static bool enter(parse_state *s, int rule)
     if (++s->depth[rule] > s->max_depth) {
         cel_p_parse_error(&s->p, SIZE_MAX, "expression recursion limit exceeded: %d", s->max_depth);
         s->p.fatal = true;
+        s->exc = X_NONE;
         return false;
     }
     return true;
@@ -1126,6 +1127,9 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
         push_follow(s, TOKSET(CEL_TOK_COMMA));
         e.value = parse_expr_in(s, TOKSET(CEL_TOK_COMMA) | TOKSET(CEL_TOK_RBRACE), NULL, X_NONE);
         pop_follow(s);
+        /* only a limit ends parsing inside the value (every rule's
+         * exception is caught there), and then nothing is visited
+         * (cel_parse): the entry needs no building */
         if (s->p.fatal)
             break;
         e.id = ++s->p.next_id;
@@ -1418,6 +1422,11 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
         free(txt);
     }
     free(s.follows);
+    /* A limit (recursion, recovery attempts) is a panic in cel-go's
+     * parser (parser.go parse): its visitor never runs, and only what the
+     * parser reported is left. */
+    if (s.p.fatal && s.exc == X_NONE)
+        cel_p_unvisit(&s.p, 0);
     if (s.p.errs)
         return s.p.errs;
     ast->root = root;

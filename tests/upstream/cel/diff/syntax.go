@@ -62,6 +62,9 @@ var syntaxCases = []string{
 	"A{a: 1, b:: [1.., 2]}.a == 1", "f(: [1.., 2]).a == 1", "*[1..].a", "*a[1.].b + 1", "[*a.b]", "-*a.b.c",
 	"x.f({).?x..y()", "f({.?x..y()", "f({.?x..y})", "[.?x..y]",
 	"A{?1: if}", "A{[?'d'].b(if)", "A{?: a.all(1, x)}", "A{?1: has(a), b: if}",
+	// a limit in an entry's value: cel-go's visitor never runs
+	"{1: has(1), 2: " + strings.Repeat("(", 300) + "1}", "{1: has(1), 2: [" + strings.Repeat("1 1, ", 40) + "]}",
+	"A{a: has(1), b: " + strings.Repeat("a[ ", 40) + "}", "[has(1), " + strings.Repeat("[", 300) + "]",
 }
 
 // Pieces the generator puts in.
