@@ -27,7 +27,7 @@ static char *order_in(const dra_objset *set, dra_sched_order order, const dra_fe
             !json_object_get(json_object_get(set->v[i].json, "spec"), "nodeName"))
             pods[n++] = &set->v[i]; /* the pending ones, as the scheduler gives them */
     dra_sched_queue q;
-    dra_sched_queue_order(pods, n, set, order, f, &q);
+    dra_sched_queue_order(pods, n, set, order, f, true, &q);
     char *s = calloc(1, 4096);
     for (size_t i = 0; i < q.n; i++) {
         const char *name =

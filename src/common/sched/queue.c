@@ -380,7 +380,7 @@ static void group_entry(entry *e, qkey *const *members, int64_t all, const dra_f
 }
 
 void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objset *set, dra_sched_order order,
-                           const dra_features *f, dra_sched_queue *out)
+                           const dra_features *f, bool explain, dra_sched_queue *out)
 {
     memset(out, 0, sizeof *out);
     dra_features defaults;
@@ -415,14 +415,16 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
         k->has_time = ts && !te;
         dra_err_free(te); /* an unparsable time is validation's to report */
         const char *by = order == DRA_SCHED_ORDER_INPUT ? "input order; " : "";
-        why[i] = k->has_time ? dra_xasprintf("%spriority %" PRId64 " (%s), created %s", by, k->priority, from, ts)
-                             : dra_xasprintf("%spriority %" PRId64 " (%s), no creationTimestamp: queued after the "
-                                             "pods that have one, in input order",
-                                             by, k->priority, from);
+        if (explain)
+            why[i] = k->has_time ? dra_xasprintf("%spriority %" PRId64 " (%s), created %s", by, k->priority, from, ts)
+                                 : dra_xasprintf("%spriority %" PRId64 " (%s), no creationTimestamp: queued after "
+                                                 "the pods that have one, in input order",
+                                                 by, k->priority, from);
         free(from);
         k->group = workloads ? group_of(pod) : NULL;
-        if (!workloads && group_of(pod)) {
+        if (!workloads && group_of(pod))
             out->warnings = ungrouped(out->warnings, group_of(pod), pods[i]);
+        if (explain && !workloads && group_of(pod)) {
             char *w = why[i];
             why[i] = dra_xasprintf("%s; PodGroup %s not an entry: GenericWorkload is disabled", w, group_of(pod));
             free(w);
@@ -481,8 +483,10 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
                                 .hold_error = e->hold_error};
         if (e->grouped) {
             q->group = dra_xasprintf("%s/%s", e->ns, e->name);
-            q->why = dra_xasprintf("%s %s", e->why, why[keys[i].index]);
-            free(why[keys[i].index]);
+            if (explain) {
+                q->why = dra_xasprintf("%s %s", e->why, why[keys[i].index]);
+                free(why[keys[i].index]);
+            }
             q->hold = e->hold ? dra_xstrdup(e->hold) : NULL;
             q->min_count = e->min_count;
             q->bound = e->bound;

@@ -67,7 +67,7 @@ typedef enum { DRA_SCHED_ORDER_QUEUE = 0, DRA_SCHED_ORDER_INPUT } dra_sched_orde
 typedef struct dra_sched_queued {
     size_t index; /* into the pods given */
     int64_t priority;
-    char *why;         /* "priority 1000 (PriorityClass high), created 2026-03-01T09:00:00Z" */
+    char *why;         /* "priority 1000 (PriorityClass high), created 2026-03-01T09:00:00Z"; NULL unless explain */
     char *group;       /* "ns/name" of the pod's PodGroup when queued with it, else NULL */
     char *hold;        /* why the pod is not tried (its group is held back), else NULL */
     bool hold_error;   /* the hold is an error (validatePodGroup), not a wait */
@@ -88,9 +88,10 @@ bool dra_is_priority_class(const json_t *obj);
  * PriorityClasses, PodGroups and Pods of set (its other objects are passed
  * over) and the gates f (NULL: the defaults).
  * DRA_SCHED_ORDER_INPUT keeps the given order (priorities are still worked
- * out, for --explain). */
+ * out, for --explain).  Each pod's why is written only with explain (it is
+ * read by --explain alone). */
 void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objset *set, dra_sched_order order,
-                           const dra_features *f, dra_sched_queue *out);
+                           const dra_features *f, bool explain, dra_sched_queue *out);
 void dra_sched_queue_free(dra_sched_queue *q);
 
 #endif

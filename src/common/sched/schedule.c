@@ -1694,7 +1694,7 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     size_t npend;
     const dra_obj **pend = pending_pods(m, &npend);
     dra_sched_queue q;
-    dra_sched_queue_order(pend, npend, set, opts->order, &S.f, &q);
+    dra_sched_queue_order(pend, npend, set, opts->order, &S.f, opts->explain, &q);
     const json_t **order = dra_xcalloc(q.n + 1, sizeof *order);
     for (size_t qi = 0; qi < q.n; qi++)
         order[qi] = pend[q.v[qi].index]->json;
@@ -1767,7 +1767,7 @@ static bool has_gang(const dra_cluster *c, const dra_sched_opts *opts)
     size_t npend;
     const dra_obj **pend = pending_pods(m, &npend);
     dra_sched_queue q;
-    dra_sched_queue_order(pend, npend, c->set, opts->order, &f, &q);
+    dra_sched_queue_order(pend, npend, c->set, opts->order, &f, false, &q);
     bool gang = false;
     for (size_t i = 0; i < q.n && !gang; i++)
         gang = q.v[i].min_count > 1 && !q.v[i].hold;
