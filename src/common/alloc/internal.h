@@ -118,8 +118,9 @@ typedef struct al_device {
     int gid;       /* interned device ID */
     int lid;       /* run-local index, valid when run_id matches */
     unsigned run_id;
-    bool binds_to_node, allow_multi, has_binding, all_nodes;
-    bool materialized; /* tree or CEL form made from text, listed in world->mat */
+    bool binds_to_node : 1, allow_multi : 1, has_binding : 1, all_nodes : 1;
+    bool materialized : 1; /* tree or CEL form made from text, listed in world->mat */
+    uint32_t text_len;     /* packed: strlen(text), measured once at world build */
 } al_device;
 
 /* What few devices have: taints, binding conditions, node selection of

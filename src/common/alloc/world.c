@@ -6,6 +6,7 @@
 
 #include "../base/assert.h"
 #include "../io/jparse.h"
+#include "../io/stream.h"
 #include "capacity.h"
 #include "counters.h"
 #include "state.h"
@@ -118,12 +119,14 @@ static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, 
 /* j is the device's tree: borrowed from the slice, or (packed) parsed from
  * text and freed after this, so what the device keeps of it is interned or
  * kept (keep). */
-static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const json_t *j, const char *text)
+static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const json_t *j, const char *text,
+                         uint32_t text_len)
 {
     dra_arena *a = &w->arena;
     bool packed = text != NULL;
     d->tree = packed ? NULL : j;
     d->text = text;
+    d->text_len = text_len;
     d->slice = s;
     d->name = dra_jfield_str(j, "name");
     if (!d->name)
@@ -203,11 +206,14 @@ static json_t *parse_text(const char *text)
     return dra_json_read_compact(text, strlen(text));
 }
 
+/* al_device.text_len: a device's text is a part of one input (io/stream.h) */
+_Static_assert(DRA_MAX_INPUT_BYTES <= UINT32_MAX, "a device's text length fits in 32 bits");
+
 const json_t *dra_al_device_json(al_device *d)
 {
     if (d->tree || !d->text)
         return d->tree;
-    d->tree = parse_text(d->text);
+    d->tree = dra_json_read_compact(d->text, d->text_len);
     materialize(d);
     return d->tree;
 }
@@ -218,7 +224,7 @@ dra_err *dra_al_match(dra_alloc_world *w, void *prog, al_device *d, bool *matche
         return w->eval.match(w->eval.ctx, prog, d->slice->driver, dra_al_device_json(d), &w->features, &d->eval_cache,
                              matched);
     /* a packed device without its tree: its CEL form from its text */
-    dra_err *e = w->eval.match_text(w->eval.ctx, prog, d->slice->driver, d->text, strlen(d->text), &w->features,
+    dra_err *e = w->eval.match_text(w->eval.ctx, prog, d->slice->driver, d->text, d->text_len, &w->features,
                                     &d->eval_cache, matched);
     if (d->eval_cache)
         materialize(d);
@@ -311,12 +317,13 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const 
         s->dev = packed->n ? dra_arena_zalloc(a, packed->n * sizeof *s->dev) : NULL;
         size_t i = 0;
         for (const char *t = dra_packed_next(packed, NULL); t && i < packed->n; t = dra_packed_next(packed, t)) {
-            json_t *dj = parse_text(t);
+            size_t tl = strlen(t);
+            json_t *dj = dra_json_read_compact(t, tl);
             if (!json_is_object(dj)) { /* packed by dra_slice_pack: cannot happen */
                 json_decref(dj);
                 continue;
             }
-            parse_device(w, s, &s->dev[i++], dj, t);
+            parse_device(w, s, &s->dev[i++], dj, t, (uint32_t)tl);
             json_decref(dj);
         }
         s->ndev = i;
@@ -326,7 +333,7 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const 
         s->dev = n ? dra_arena_zalloc(a, n * sizeof *s->dev) : NULL;
         s->ndev = n;
         for (size_t i = 0; i < n; i++)
-            parse_device(w, s, &s->dev[i], json_array_get(devs, i), NULL);
+            parse_device(w, s, &s->dev[i], json_array_get(devs, i), NULL, 0);
     }
 
     size_t klen;
