@@ -144,6 +144,9 @@ typedef struct al_slice {
     struct dra_alloc_world *w;
     const json_t *skip_ops; /* spec.skipNodeOperations when not empty, else NULL */
     const char *name, *driver, *pool;
+    const char *pool_key;               /* "driver\x1fpool", world->pools' key (world arena) */
+    size_t pool_klen;                   /* strlen(pool_key) */
+    struct al_pool_slices *pool_slices; /* the slices of its pool (world->pools[pool_key]) */
     int64_t generation, count;
     const char *node_name;
     bool all_nodes, per_device, per_device_set;

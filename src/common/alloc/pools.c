@@ -223,9 +223,8 @@ dra_err *dra_al_gather_pools(al_run *r)
                 break;
             if (!rel)
                 continue;
-            char *key = dra_arena_printf(a, "%s\x1f%s", s->driver, s->pool);
             size_t gi;
-            if (dra_strmap_get(&gidx, key, strlen(key), &v)) {
+            if (dra_strmap_get(&gidx, s->pool_key, s->pool_klen, &v)) {
                 gi = (size_t)v;
             } else {
                 if (ngroups == capgroups) {
@@ -234,9 +233,8 @@ dra_err *dra_al_gather_pools(al_run *r)
                 }
                 gi = ngroups++;
                 groups[gi] = (group){0};
-                dra_strmap_get(&w->pools, key, strlen(key), &v);
-                groups[gi].all = (al_pool_slices *)v;
-                dra_strmap_put(&gidx, key, strlen(key), (intptr_t)gi);
+                groups[gi].all = s->pool_slices;
+                dra_strmap_put(&gidx, s->pool_key, s->pool_klen, (intptr_t)gi);
             }
             group_add(a, &groups[gi], s);
         }

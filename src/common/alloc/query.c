@@ -22,13 +22,9 @@ bool dra_alloc_world_has_class(const dra_alloc_world *w, const char *name)
 
 /* A slice whose pool can be invalid: counter sets, several slices, device
  * names that may repeat (checked for up to 64 devices). */
-static bool slice_risky(const dra_alloc_world *w, const al_slice *s)
+static bool slice_risky(const al_slice *s)
 {
-    intptr_t v;
-    char *key = dra_xasprintf("%s\x1f%s", s->driver, s->pool);
-    dra_strmap_get(&w->pools, key, strlen(key), &v);
-    free(key);
-    const al_pool_slices *pool = (const al_pool_slices *)v;
+    const al_pool_slices *pool = s->pool_slices;
     if (s->nsets || pool->n > 1)
         return true;
     for (size_t i = 0; i < s->ndev; i++) {
@@ -44,7 +40,7 @@ static bool slice_risky(const dra_alloc_world *w, const al_slice *s)
 bool dra_alloc_shared_pools_risky(const dra_alloc_world *w)
 {
     for (size_t i = 0; i < w->shared.n; i++)
-        if (slice_risky(w, w->shared.s[i]))
+        if (slice_risky(w->shared.s[i]))
             return true;
     return false;
 }
@@ -56,7 +52,7 @@ bool dra_alloc_node_pools_risky(const dra_alloc_world *w, const char *node_name)
         return false;
     const al_pool_slices *ns = (const al_pool_slices *)v;
     for (size_t k = 0; k < ns->n; k++)
-        if (slice_risky(w, ns->s[k]))
+        if (slice_risky(ns->s[k]))
             return true;
     return false;
 }

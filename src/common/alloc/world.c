@@ -352,6 +352,9 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const 
         w->poollist[w->npools++] = ps;
     }
     list_add(a, ps, s);
+    s->pool_key = key;
+    s->pool_klen = klen;
+    s->pool_slices = ps;
 
     /* Index by node name for gathering: nodeName slices per node, the rest shared. */
     if (!s->node_name) {
