@@ -1061,6 +1061,21 @@ static char *postfilter_reason(const sched *S, char *msg, bool had_claims)
     return m;
 }
 
+/* The scheduler's words for a pod no node fits: "0/N nodes are available:
+ * msg." (msg: PreFilter's reason, or NULL when it passed).  When the input
+ * is a snapshot whose user may not list nodes (model/features.h,
+ * dra_snapshot_forbidden) and has none, the count is not known: the nodes
+ * are "not readable", as class_missing says of a class, the scheduler may
+ * well see some.  NULL when neither applies. */
+static char *fit_text(const sched *S, const char *msg)
+{
+    if (S->nnodes == 0 && S->c->model.forbidden & (1u << DRA_KIND_NODE))
+        return msg ? dra_xasprintf("nodes are not readable (forbidden to list nodes): %s.", msg)
+                   : dra_xstrdup("no nodes available to schedule pods: nodes are not readable (forbidden to list "
+                                 "nodes)");
+    return msg ? postfilter_reason(S, dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg), false) : NULL;
+}
+
 /* PreEnqueue + PreFilter: true when the pod's outcome is decided before
  * any node is looked at (sp set). */
 static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
@@ -1071,7 +1086,7 @@ static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
     if (msg && dra_strmap_get(&S->refused_pods, p->uid, strlen(p->uid), &refusal) && refusal) {
         /* its claim was never made: the quota's refusal is why it waits;
          * the scheduler's condition says what its PreFilter found */
-        char *fit = postfilter_reason(S, dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg), false);
+        char *fit = fit_text(S, msg);
         dra_sched_pod_unscheduled(&S->st, p->pod, false, fit, S->o->now);
         free(fit);
         free(msg);
@@ -1081,9 +1096,7 @@ static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
     }
     if (msg) {
         sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
-        sp->message =
-            is_error ? msg
-                     : postfilter_reason(S, dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg), false);
+        sp->message = is_error ? msg : fit_text(S, msg);
         if (!is_error)
             free(msg);
         return true;
@@ -1091,6 +1104,12 @@ static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
     if (p->npc == 0 && !p->ext && !p->ext_stale) {
         sp->outcome = DRA_POD_SKIPPED;
         sp->message = dra_xstrdup("no resource claims and no extended resources backed by DRA");
+        return true;
+    }
+    char *unreadable = fit_text(S, NULL);
+    if (unreadable) {
+        sp->outcome = DRA_POD_UNSCHEDULABLE;
+        sp->message = unreadable;
         return true;
     }
     return false;
