@@ -33,3 +33,36 @@ no_nodes_snapshot() {
     assert_failure 1
     assert_line "    message: no nodes available to schedule pods"
 }
+
+# A ResourceSlice in JSON on one line named $1, its attribute a the string
+# $2 (printf escapes: '\t' is a raw tab).
+slice_line() {
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"%s"},"spec":{"driver":"example.com","nodeName":"node1","pool":{"name":"p%s","generation":1,"resourceSliceCount":1},"devices":[{"name":"d","attributes":{"a":{"string":"%b"}}}]}}\n' "$1" "$1" "$2"
+}
+
+@test "a raw tab in a JSON string: read as YAML, as kubectl's decoder reads on after the JSON fails" {
+    # k8s.io/apimachinery@v0.37.2 pkg/util/yaml/decoder.go: the JSON
+    # decoder refuses the tab; before a second JSON document has been read
+    # the stream is YAML from where the last document ended, and YAML takes
+    # a tab in a double-quoted scalar (kubectl apply -f creates both)
+    slice_line s1 'x\ty' >"$BATS_TEST_TMPDIR/one.json"
+    { slice_line s1 xy; slice_line s2 'x\ty'; } >"$BATS_TEST_TMPDIR/two.json"
+    for f in one two; do
+        run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/$f.json"
+        assert_success
+        run --separate-stderr "$DRA_BIN/dra-select" -o json "$BATS_TEST_TMPDIR/$f.json"
+        assert_success
+        assert_equal "$(jq -c '[.items // [.] | .[] | [.pool, .device.attributes.a.string]]' <<<"$output")" \
+            "$([ $f = one ] && echo '[["ps1","x\ty"]]' || echo '[["ps1","xy"],["ps2","x\ty"]]')"
+    done
+    # the first document JSON, the rest YAML: the lines are the file's
+    { slice_line s1 xy; printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s2}\n'; } >"$BATS_TEST_TMPDIR/mixed.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/mixed.json"
+    assert_failure 2
+    [[ $stderr == *"mixed.json:2 (document 2): ResourceSlice/s2: spec.driver: Required value"* ]]
+    # two JSON documents read: the stream is JSON for good, the third refused
+    { slice_line s1 xy; slice_line s2 xy; slice_line s3 'x\ty'; } >"$BATS_TEST_TMPDIR/three.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/three.json"
+    assert_failure 2
+    [[ $stderr == *"three.json:3:247 (document 3): invalid JSON: invalid character '\t' in string literal"* ]]
+}

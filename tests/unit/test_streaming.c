@@ -411,6 +411,54 @@ UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
     }
 }
 
+/* kubectl's YAMLOrJSONDecoder (k8s.io/apimachinery@v0.37.2 pkg/util/yaml/
+ * decoder.go) reads on as YAML from the end of a first JSON document when
+ * the second is not JSON (a raw tab in a string, a YAML document): both
+ * readers take it, the lines and documents counted from the file's start.
+ * From the third document on, the stream is JSON for good. */
+UNIT_TEST(read_on_as_yaml_after_one_json_document)
+{
+    static const struct {
+        const char *text;
+        int n;           /* objects; -1: refused */
+        int line2, doc2; /* the second object's */
+    } cases[] = {
+        {"{\"kind\":\"A\"}\n\n{\"kind\":\"B\",\"spec\":{\"s\":\"a\tb\"}}\n", 2, 3, 2},
+        {"{\"kind\":\"A\"}\n---\nkind: B\nspec:\n  x: 1\n", 2, 3, 2},
+        {"{\"kind\":\"A\"}\nkind: B\n---\nkind: C\n", 3, 2, 2},
+        {"{\"kind\":\"A\"}\n  kind: B\n  spec: {x: 1}\n", 2, 2, 2},
+        {"{\"kind\":\"A\"}\n{\"kind\":\"B\"}\n{\"kind\":\"C\",\"s\":\"a\tb\"}\n", -1, 0, 0},
+        {"[{\"kind\":\"A\"}]\nkind: B\n", -1, 0, 0}, /* '[' is YAML to kubectl from the start */
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+        dra_objset whole = DRA_OBJSET_INIT;
+        whole.arrays = true;
+        dra_err *we = dra_read_mem(&whole, "t.json", cases[t].text, strlen(cases[t].text));
+        CHECK((we == NULL) == (cases[t].n >= 0));
+        if (!we) {
+            CHECK_INT(whole.n, cases[t].n);
+            CHECK_INT(whole.v[1].line, cases[t].line2);
+            CHECK_INT(whole.v[1].doc, cases[t].doc2);
+            CHECK_STR(json_string_value(json_object_get(whole.v[1].json, "kind")), "B");
+        }
+        got g = {0};
+        dra_err *e = read_each_text(cases[t].text, 0, &g);
+        CHECK((e == NULL) == (we == NULL));
+        if (!e && !we) {
+            CHECK_INT(json_array_size(g.objs), whole.n);
+            for (size_t i = 0; i < whole.n && i < json_array_size(g.objs); i++) {
+                CHECK(json_equal(json_array_get(g.objs, i), whole.v[i].json));
+                CHECK_INT(json_integer_value(json_array_get(json_array_get(g.lines, i), 0)), whole.v[i].line);
+                CHECK_INT(json_integer_value(json_array_get(json_array_get(g.lines, i), 1)), whole.v[i].doc);
+            }
+        }
+        dra_err_free(e);
+        dra_err_free(we);
+        got_free(&g);
+        dra_objset_free(&whole);
+    }
+}
+
 static dra_err *keep_in_set(void *ctx, dra_obj *o)
 {
     dra_objset_keep(ctx, o);

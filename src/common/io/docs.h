@@ -37,6 +37,7 @@ typedef struct reader {
     const char *file;          /* the file's name as the set keeps it */
     dra_json_interner *in;     /* whole-file reads: leaves shared across the file's documents */
     dra_json_interner *leaves; /* streaming JSON Lines: repeated leaves parsed once (bounded) */
+    int doc_base, line_base;   /* YAML read on after a first JSON document: the documents and lines before */
     const json_t *hashed;      /* the document whose content hash the parser gave (doc_hash) */
     uint64_t doc_hash;
 } reader;

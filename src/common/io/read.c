@@ -50,6 +50,63 @@ static bool opens_json(const char *data, size_t len, size_t *bom, size_t *p)
     return *p < len && (data[*p] == '{' || data[*p] == '[');
 }
 
+/* kubectl's YAMLOrJSONDecoder (k8s.io/apimachinery@v0.37.2 pkg/util/yaml/
+ * decoder.go) reads a stream that opens with '{' as JSON, and when its
+ * second document is not JSON, reads on from the end of the first as YAML:
+ * only a stream of two JSON documents or more is JSON for good.  Where that
+ * YAML starts in data[0..len) (the first document's value, then the white
+ * space after it through the first newline, as consumeWhitespace eats it),
+ * and the lines before it in *lines; SIZE_MAX when the text does not open
+ * with a JSON object that can be measured. */
+static size_t after_first_json(const char *data, size_t len, int *lines)
+{
+    size_t i = 0;
+    while (i < len && dra_json_space(data[i]))
+        i++;
+    if (i >= len || data[i] != '{')
+        return SIZE_MAX;
+    size_t used = 0;
+    json_t *v = dra_json_parse(data + i, len - i, DRA_MAX_DEPTH, &used);
+    if (!v) {
+        json_error_t jerr;
+        v = json_loadb(data + i, len - i, JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &jerr);
+        used = v ? (size_t)jerr.position : 0;
+    }
+    bool ok = v && used > 0 && used <= len - i;
+    json_decref(v);
+    if (!ok)
+        return SIZE_MAX;
+    i += used;
+    while (i < len && (dra_json_space(data[i]) || data[i] == '\v' || data[i] == '\f'))
+        if (data[i++] == '\n')
+            break;
+    *lines = 0;
+    for (size_t k = 0; k < i; k++)
+        *lines += data[k] == '\n';
+    return i;
+}
+
+/* The JSON reader failed (e) at the second document of data[0..len): read
+ * the rest as YAML, as kubectl does (after_first_json), into r, which holds
+ * the first document's objects.  NULL when it all reads (e freed), else e. */
+static dra_err *yaml_after_first(reader *r, const char *data, size_t len, dra_err *e)
+{
+    int lines;
+    size_t at = e->doc == 2 ? after_first_json(data, len, &lines) : SIZE_MAX;
+    if (at == SIZE_MAX)
+        return e;
+    r->doc_base = 1;
+    r->line_base = lines;
+    dra_err *e2 = dra_read_yaml_stream(r, data + at, len - at);
+    r->doc_base = r->line_base = 0;
+    if (e2) {
+        dra_err_free(e2);
+        return e;
+    }
+    dra_err_free(e);
+    return NULL;
+}
+
 /* Read one file's text (takes src: the set keeps it on success). */
 static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
 {
@@ -87,6 +144,8 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
             dra_err_free(e2);
             r2.src = NULL;
             dra_docs_reader_done(&r2, false);
+        } else if (e) {
+            e = yaml_after_first(&r, data + off, len - off, e);
         }
     } else {
         e = dra_read_yaml_stream(&r, data + off, len - off);
@@ -128,18 +187,65 @@ dra_err *dra_read_path(dra_objset *set, const char *path)
     return read_source(set, path, src);
 }
 
-/* Read the rest of b and all of it, past the byte-order mark (bom bytes),
- * as YAML into r, with *src as its source while it reads (the caller frees
- * src->line_off). */
-static dra_err *read_yaml_whole(reader *r, inbuf *b, size_t bom, dra_source *src)
+/* Read the rest of b and all of it, from byte `at` on (past the byte-order
+ * mark), as YAML into r, with *src as its source while it reads (the
+ * caller frees src->line_off). */
+static dra_err *read_yaml_whole(reader *r, inbuf *b, size_t bom, size_t at, dra_source *src)
 {
     dra_err *e = dra_inbuf_all(b);
     *src = (dra_source){.data = b->data, .len = b->len};
     r->src = src;
     r->src_base = bom;
     if (!e)
-        e = dra_read_yaml_stream(r, b->data + bom, b->len - bom);
+        e = dra_read_yaml_stream(r, b->data + at, b->len - at);
     r->src = NULL;
+    return e;
+}
+
+/* Streaming: the documents of a file handed out so far, by their place. */
+typedef struct handed_out {
+    dra_obj_fn fn;
+    void *ctx;
+    bool past_first; /* an object of the second document or later */
+} handed_out;
+
+static dra_err *hand_out(void *ctx, dra_obj *o)
+{
+    handed_out *h = ctx;
+    h->past_first = h->past_first || o->doc > 1;
+    return h->fn(h->ctx, o);
+}
+
+/* Streaming a file that opened as JSON and failed (e) where kubectl reads
+ * on as YAML: all of it from byte `at` (doc_base documents and line_base
+ * lines before it), read whole and handed out only when all of it reads.
+ * NULL then (e freed), else e. */
+static dra_err *stream_yaml_retry(reader *r, inbuf *b, size_t bom, size_t at, int doc_base, int line_base, dra_err *e)
+{
+    b->keep = true; /* the text before at: its lines are counted in line_base, its source may be asked for */
+    reader r2 = {0};
+    r2.set = r->set;
+    r2.into = &r2.pending;
+    r2.name = r->name;
+    r2.doc_base = doc_base;
+    r2.line_base = line_base;
+    dra_source src;
+    dra_err *e2 = read_yaml_whole(&r2, b, bom, at, &src);
+    if (!e2) {
+        dra_err_free(e);
+        e = NULL;
+        r->src = &src;
+        for (size_t i = 0; i < r2.pending.n && !e; i++) {
+            dra_obj *o = &r2.pending.v[i];
+            json_t *v = o->json;
+            o->json = NULL;
+            e = dra_docs_add_pending(r, v, o->doc, o->line, o->item, SIZE_MAX, o->src_line, o->src_path);
+        }
+        r->src = NULL;
+    }
+    dra_err_free(e2);
+    free(src.line_off);
+    dra_docs_reader_done(&r2, false);
     return e;
 }
 
@@ -159,43 +265,31 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
             break;
         e = dra_inbuf_more(&b);
     }
+    handed_out h = {fn, ctx, false};
     reader r = {0};
     r.set = set;
     r.name = name;
-    r.fn = fn;
-    r.fn_ctx = ctx;
+    r.fn = hand_out;
+    r.fn_ctx = &h;
     if (!e && json) {
         b.start = bom;
         e = dra_stream_json(&r, &b);
+        int lines;
+        size_t at;
         if (e && !r.stopped && r.delivered == 0 && e->doc == 1) {
-            /* maybe YAML in flow style after all: tried whole, handed out
-             * only when all of it reads */
+            /* maybe YAML in flow style after all */
             b.start = 0;
-            reader r2 = {0};
-            r2.set = set;
-            r2.into = &r2.pending; /* handed to fn only when all of it reads */
-            r2.name = name;
-            dra_source src;
-            dra_err *e2 = read_yaml_whole(&r2, &b, bom, &src);
-            if (!e2) {
-                dra_err_free(e);
-                e = NULL;
-                r.src = &src;
-                for (size_t i = 0; i < r2.pending.n && !e; i++) {
-                    dra_obj *o = &r2.pending.v[i];
-                    json_t *v = o->json;
-                    o->json = NULL;
-                    e = dra_docs_add_pending(&r, v, o->doc, o->line, o->item, SIZE_MAX, o->src_line, o->src_path);
-                }
-                r.src = NULL;
-            }
-            dra_err_free(e2);
-            free(src.line_off);
-            dra_docs_reader_done(&r2, false);
+            e = stream_yaml_retry(&r, &b, bom, bom, 0, 0, e);
+        } else if (e && !r.stopped && e->doc == 2 && !h.past_first &&
+                   (at = after_first_json(b.data + bom, b.start - bom, &lines)) != SIZE_MAX && bom + at <= b.start) {
+            /* the text before the second document is still the file's
+             * first (the buffer was not moved on): what follows the
+             * first document is YAML to kubectl */
+            e = stream_yaml_retry(&r, &b, bom, bom + at, 1, lines, e);
         }
     } else if (!e) {
         dra_source src;
-        e = read_yaml_whole(&r, &b, bom, &src);
+        e = read_yaml_whole(&r, &b, bom, bom, &src);
         free(src.line_off);
     }
     if (e && !r.stopped && b.data)

@@ -29,7 +29,8 @@ typedef struct yaml_ctx {
 
 static dra_err *yerr(yaml_ctx *y, const yaml_mark_t *m, const char *fmt, const char *what)
 {
-    return dra_err_at(dra_err_new(DRA_EXIT_INPUT, fmt, what), y->r->name, y->doc, (int)m->line + 1, (int)m->column + 1);
+    return dra_err_at(dra_err_new(DRA_EXIT_INPUT, fmt, what), y->r->name, y->doc, (int)m->line + 1 + y->r->line_base,
+                      (int)m->column + 1);
 }
 
 static void clear_anchors(yaml_ctx *y)
@@ -151,7 +152,7 @@ static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_
     json_t *map = json_object();
     yaml_mark_t start_mark = start->start_mark;
     if (depth <= 3 || in_nested_list(dra_buf_str(&y->path))) /* a document's root and the items of its Lists */
-        dra_docs_note_line(y->r, map, (int)start_mark.line + 1);
+        dra_docs_note_line(y->r, map, (int)start_mark.line + 1 + y->r->line_base);
     char *anchor_name = start->data.mapping_start.anchor ? dra_xstrdup((char *)start->data.mapping_start.anchor) : NULL;
     yaml_event_delete(start);
     dra_err *e = NULL;
@@ -392,6 +393,7 @@ dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
 {
     yaml_ctx y = {0};
     y.r = r;
+    y.doc = r->doc_base;
     if (!yaml_parser_initialize(&y.parser))
         return dra_err_new(DRA_EXIT_RUNTIME, "cannot initialise the YAML parser");
     yaml_parser_set_input_string(&y.parser, (const unsigned char *)data, len);
@@ -415,12 +417,12 @@ dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
         }
         y.doc++;
         clear_anchors(&y);
-        int doc_line = (int)ev.start_mark.line + 1;
+        int doc_line = (int)ev.start_mark.line + 1 + r->line_base;
         yaml_event_delete(&ev);
         yaml_event_t root;
         if (!next_event(&y, &root, &e))
             break;
-        int line = (int)root.start_mark.line + 1;
+        int line = (int)root.start_mark.line + 1 + r->line_base;
         json_t *v = NULL;
         dra_buf_reset(&y.path);
         e = parse_node(&y, &root, 1, &v);
