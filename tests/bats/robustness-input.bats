@@ -193,8 +193,18 @@ every_reader_fails() {
     every_reader_fails 2 "json-trailing.json:1:88 (document 2): invalid JSON: '[' or '{' expected near 'garbage'" "$R/json-trailing.json"
 }
 
-@test "a JSON file continued with YAML documents is an error at the switch" {
-    every_reader_fails 2 "mixed.yaml:2:1 (document 2): invalid JSON" "$R/mixed.yaml"
+@test "a JSON document continued with YAML documents reads on as YAML, as kubectl does" {
+    # kubectl's YAMLOrJSONDecoder (k8s.io/apimachinery@v0.37.2
+    # pkg/util/yaml/decoder.go): a stream is JSON for good only after two
+    # JSON documents; here the rest after the first is YAML
+    local r
+    for r in "${READERS[@]}"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$DRA_BIN/"$r "$R/mixed.yaml"
+        assert_success
+    done
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -v "$R/mixed.yaml"
+    [[ $stderr == *"2 objects read, 0 errors"* ]]
 }
 
 @test "JSON and YAML files mix freely on one command line" {
