@@ -41,10 +41,12 @@ _dra_slice() {
         --nvidia-smi) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --driver|-d) return;;
         --node) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false GangScheduling=true GangScheduling=false WorkloadAwarePreemption=true WorkloadAwarePreemption=false" -- "$cur")); return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --source --sysfs-root --nvidia-smi --dynamic-mig --driver --node --inventory --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --source --sysfs-root --nvidia-smi --dynamic-mig --driver --node --inventory --feature-gates --kubernetes-version --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "" -- "$cur"))
         fi;;
@@ -55,10 +57,12 @@ _dra_slice() {
         --driver|-d) return;;
         --partitions|-k) return;;
         --cpus-per-numa-node) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false GangScheduling=true GangScheduling=false WorkloadAwarePreemption=true WorkloadAwarePreemption=false" -- "$cur")); return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --nodes --devices --driver --partitions --cpus-per-numa-node --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --nodes --devices --driver --partitions --cpus-per-numa-node --feature-gates --kubernetes-version --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "gpu net cpu mig" -- "$cur"))
         fi;;

@@ -35,6 +35,7 @@ static const dra_opt discover_opts[] = {
     {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "one driver name for every source", NULL},
     DRA_OPT_NODE_ENTRY("node name (default: this host's name)"),
     {OPT_INVENTORY, "inventory", 0, DRA_ARG_NONE, NULL, "print the devices as an inventory, not slices", NULL},
+    DRA_OPT_FEATURE_GATES_ENTRY,
     DRA_OPT_OUTPUT_ENTRY(FORMATS),
     DRA_OPT_END,
 };
@@ -48,6 +49,7 @@ static const dra_opt profile_opts[] = {
      NULL},
     {OPT_CPUS, "cpus-per-numa-node", 0, DRA_ARG_REQUIRED, "N", "cpu: CPUs of each NUMA node device (default 4)",
      NULL},
+    DRA_OPT_FEATURE_GATES_ENTRY,
     DRA_OPT_OUTPUT_ENTRY(FORMATS),
     DRA_OPT_END,
 };
@@ -92,7 +94,8 @@ static const dra_cmd cmds[] = {
      "Drivers: pci.dra-tools.io, net.dra-tools.io, gpu.nvidia.com (or --driver for all). GPUs and MIG\n"
      "devices are published as NVIDIA's DRA driver publishes them; --dynamic-mig adds every MIG\n"
      "placement on shared counters, so dra-alloc can tell which MIG layouts fit.\n"
-     "An absent source is skipped with a note on stderr; nothing found at all exits 1.",
+     "An absent source is skipped with a note on stderr; nothing found at all exits 1. Slices are\n"
+     "validated as the release of --kubernetes-version validates them, as build does.",
      discover_opts, ""},
     {"profile", "profile NAME [--nodes N] [--devices M] [--driver NAME] [--partitions K] [--cpus-per-numa-node N]"
      " [-o FORMAT]",
@@ -100,8 +103,9 @@ static const dra_cmd cmds[] = {
      "gpu: dra-example-driver GPUs (index, uuid, model, driverVersion; memory 80Gi, compute 100), with --partitions\n"
      "on shared counters; net: dra-example-driver NICs with consumable vfs and bandwidth (100G, decimal);\n"
      "cpu: dra-example-driver NUMA nodes numa-<i> with consumable capacity <driver>/cpu mapped to the\n"
-     "node's cpu; mig: A100-like GPUs with 14 MIG placements each on shared counters. Output is the same\n"
-     "on every run.",
+     "node's cpu (from 1.38 on, unqualified: cpu, as 1.38's publishing helper wants it); mig: A100-like\n"
+     "GPUs with 14 MIG placements each on shared counters. Slices are validated as the release of\n"
+     "--kubernetes-version validates them. Output is the same on every run.",
      profile_opts, "gpu net cpu mig"},
     {"lint", "lint [FILES...]", "check pools across ResourceSlices",
      "One line per problem: pool DRIVER/POOL: ResourceSlice/NAME: problem. Exit 1 when problems\n"

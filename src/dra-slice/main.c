@@ -89,6 +89,9 @@ static dra_err *run_discover(const dra_args *a, void *p, int *rc)
     const char *node = x->node ? x->node : host;
     if (!e && !x->node && !dra_discover_host_name(host, sizeof host))
         e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "cannot determine this host's name; use --node"), "--node");
+    dra_features f;
+    if (!e)
+        e = dra_tool_features(&dra_slice_tool, a, &f);
     dra_discovery d = {0};
     if (!e)
         e = dra_discover(&o, &d);
@@ -98,7 +101,7 @@ static dra_err *run_discover(const dra_args *a, void *p, int *rc)
     size_t found = e ? 0 : dra_discovery_count(&d);
     if (!e) {
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = dra_writer_finish(w, dra_discovery_write(w, &d, x->driver, node, x->inventory));
+        e = dra_writer_finish(w, dra_discovery_write(w, &d, x->driver, node, x->inventory, &f));
     }
     dra_discovery_free(&d);
     if (!e && found == 0) {
@@ -125,10 +128,14 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
         e = dra_profile_parse(a->pos[0], &o.kind);
     if (!e)
         e = dra_profile_check(&o);
+    dra_features f;
+    if (!e)
+        e = dra_tool_features(&dra_slice_tool, a, &f);
     if (e)
         return e;
+    o.release = dra_features_release_of(&f);
     dra_writer *w = dra_writer_new(stdout, fmt);
-    return dra_writer_finish(w, dra_profile_write(w, &o, x->driver));
+    return dra_writer_finish(w, dra_profile_write(w, &o, x->driver, &f));
 }
 
 /* What pool-status keeps of its input: claims as records, slices as the

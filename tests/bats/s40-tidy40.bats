@@ -66,3 +66,47 @@ slice_line() {
     assert_failure 2
     [[ $stderr == *"three.json:3:247 (document 3): invalid JSON: invalid character '\t' in string literal"* ]]
 }
+
+@test "dra-slice profile: --kubernetes-version, DRA_KUBERNETES_VERSION and --feature-gates; cpu as each release takes it" {
+    local S="$DRA_BIN/dra-slice"
+    # 1.38: the capacity unqualified, as build and 1.38's publishing helper want it
+    run --separate-stderr "$S" profile cpu --devices 1 --kubernetes-version 1.38 -o json
+    assert_success
+    assert_equal "$(jq -c '.spec.devices[0] | [(.capacity | keys), .nodeAllocatableResources.cpu.mapping.capacityKey]' <<<"$output")" '[["cpu"],"cpu"]'
+    "$S" build --kubernetes-version 1.38 --driver cpu.example.com --node node-0 - <<<"$output" >/dev/null
+    DRA_KUBERNETES_VERSION=1.38 run --separate-stderr "$S" profile cpu --devices 1 -o json
+    assert_equal "$(jq -c '.spec.devices[0].capacity | keys' <<<"$output")" '["cpu"]'
+    # 1.37 (the default): the example driver's own key
+    run --separate-stderr "$S" profile cpu --devices 1 -o json
+    assert_equal "$(jq -c '.spec.devices[0] | [(.capacity | keys), .nodeAllocatableResources.cpu.mapping.capacityKey]' <<<"$output")" '[["cpu.example.com/cpu"],"cpu.example.com/cpu"]'
+    # 1.36 has no nodeAllocatableResources: what it prints, 1.36 validates
+    run --separate-stderr "$S" profile cpu --devices 1 --kubernetes-version 1.36 -o json
+    assert_success
+    assert_equal "$(jq -c '.spec.devices[0].nodeAllocatableResources' <<<"$output")" null
+    "$S" validate --kubernetes-version 1.36 - <<<"$output"
+    run --separate-stderr "$S" profile gpu --feature-gates NoSuchGate=true
+    assert_failure 2
+    [[ $stderr == *"unrecognized feature gate: NoSuchGate"* ]]
+    run --separate-stderr "$S" profile gpu --kubernetes-version 1.9
+    assert_failure 2
+    [[ $stderr == *'--kubernetes-version: unknown Kubernetes version "1.9"'* ]]
+}
+
+@test "dra-slice discover: --kubernetes-version, DRA_KUBERNETES_VERSION and --feature-gates" {
+    local S="$DRA_BIN/dra-slice" D="$DATA/slice"
+    run --separate-stderr "$S" discover --sysfs-root "$D/sysfs" --source pci,net --node node-a --kubernetes-version 1.38
+    assert_success
+    local at138=$output
+    run --separate-stderr "$S" discover --sysfs-root "$D/sysfs" --source pci,net --node node-a
+    assert_equal "$output" "$at138"
+    DRA_KUBERNETES_VERSION=1.9 run --separate-stderr "$S" discover --sysfs-root "$D/sysfs" --node node-a
+    assert_failure 2
+    [[ $stderr == *'unknown Kubernetes version "1.9"'* ]]
+    run --separate-stderr "$S" discover --sysfs-root "$D/sysfs" --node node-a --feature-gates NoSuchGate=true
+    assert_failure 2
+    [[ $stderr == *"unrecognized feature gate: NoSuchGate"* ]]
+    run --separate-stderr "$S" discover --help
+    assert_output --partial "--kubernetes-version"
+    run --separate-stderr "$S" profile --help
+    assert_output --partial "--feature-gates"
+}

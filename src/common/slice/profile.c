@@ -198,14 +198,19 @@ static void net_node(const dra_profile_opts *o, size_t node, json_t *devices)
     }
 }
 
-/* dra-example-driver's cpu profile (internal/profiles/cpu/cpu.go): one
- * device numa-<i> per NUMA node that allows multiple allocations, attribute
- * numaNodeID, consumable capacity <driver>/cpu (the CPUs of that NUMA node),
- * mapped to the node-allocatable resource cpu. */
+/* dra-example-driver's cpu profile (sigs.k8s.io/dra-example-driver@v0.4.0
+ * internal/profiles/cpu/cpu.go): one device numa-<i> per NUMA node that
+ * allows multiple allocations, attribute numaNodeID, consumable capacity
+ * <driver>/cpu (the CPUs of that NUMA node), mapped to the node-allocatable
+ * resource cpu.  As each release takes it: from 1.38 on the capacity is
+ * "cpu", unqualified (1.38's publishing helper refuses a name qualified
+ * with the driver's own domain and adds the driver's name itself); 1.36
+ * has no nodeAllocatableResources (an unknown field there). */
 static void cpu_node(const dra_profile_opts *o, json_t *devices)
 {
     const char *driver = o->driver ? o->driver : dra_profile_default_driver(DRA_PROFILE_CPU);
-    char *key = dra_xasprintf("%s/cpu", driver);
+    dra_release rel = o->release ? o->release : DRA_RELEASE_DEFAULT;
+    char *key = rel >= DRA_RELEASE_1_38 ? dra_xstrdup("cpu") : dra_xasprintf("%s/cpu", driver);
     size_t cpus = o->cpus_per_numa ? o->cpus_per_numa : 4;
     for (size_t i = 0; i < o->devices; i++) {
         char name[64];
@@ -213,10 +218,13 @@ static void cpu_node(const dra_profile_opts *o, json_t *devices)
         json_t *caps = json_object();
         json_object_set_new(caps, key, cap_int((long long)cpus));
         json_t *maps = json_pack("{s:{s:{s:s,s:s}}}", "cpu", "mapping", "capacityKey", key, "capacityMultiplier", "1");
-        json_array_append_new(devices,
-                              json_pack("{s:s, s:b, s:{s:o}, s:o, s:o}", "name", name, "allowMultipleAllocations", 1,
-                                        "attributes", "numaNodeID", attr_int((long long)i), "capacity", caps,
-                                        "nodeAllocatableResources", maps));
+        json_t *dev = json_pack("{s:s, s:b, s:{s:o}, s:o}", "name", name, "allowMultipleAllocations", 1, "attributes",
+                                "numaNodeID", attr_int((long long)i), "capacity", caps);
+        if (rel >= DRA_RELEASE_1_37)
+            json_object_set_new(dev, "nodeAllocatableResources", maps);
+        else
+            json_decref(maps);
+        json_array_append_new(devices, dev);
     }
     free(key);
 }

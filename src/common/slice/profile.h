@@ -16,6 +16,8 @@
  *        attribute numaNodeID) with consumable capacity <driver>/cpu of
  *        cpus_per_numa CPUs (default 4), mapped to the node-allocatable
  *        resource cpu (nodeAllocatableResources: a mapping with multiplier 1).
+ *        From 1.38 on the capacity is cpu, unqualified, as 1.38's publishing
+ *        helper wants it; 1.36 has no nodeAllocatableResources.
  *   mig  partitionable GPUs as the NVIDIA driver publishes them with dynamic MIG
  *        (an A100-40GB-like layout): one counter set gpu-<i>-counter-set per GPU
  *        (engines, memory, memory-slice-0..7), the full device gpu-<i> consuming
@@ -33,6 +35,7 @@
 #include <stddef.h>
 
 #include "../base/error.h"
+#include "../model/features.h"
 
 typedef enum { DRA_PROFILE_GPU, DRA_PROFILE_NET, DRA_PROFILE_MIG, DRA_PROFILE_CPU } dra_profile_kind;
 
@@ -43,6 +46,7 @@ typedef struct dra_profile_opts {
     size_t partitions;    /* gpu only */
     size_t cpus_per_numa; /* cpu only; 0 = 4, as the example driver */
     const char *driver;   /* cpu: names the capacity key; NULL = the default driver */
+    dra_release release;  /* the release it is published under; 0: the default */
 } dra_profile_opts;
 
 /* "gpu", "net", "mig", "cpu"; an input error naming the known profiles otherwise. */

@@ -84,12 +84,15 @@ static void add_lists(dra_inventory *inv, const json_t *devices, const json_t *s
         dra_inventory_add_counter_set(inv, x, NULL, NULL);
 }
 
-/* Build one pool on node and write its slices. */
-static dra_err *publish(dra_writer *w, const dra_inventory *inv, const char *driver, const char *node)
+/* Build one pool on node and write its slices, validated as the release
+ * of f validates them (NULL: the default release). */
+static dra_err *publish(dra_writer *w, const dra_inventory *inv, const char *driver, const char *node,
+                        const dra_features *f)
 {
     dra_slice_opts so = {0};
     so.driver = driver;
     so.node_name = node;
+    so.features = f;
     dra_slice_result r = {0};
     dra_err *e = dra_slice_build(&so, inv, &r);
     if (!e)
@@ -99,7 +102,7 @@ static dra_err *publish(dra_writer *w, const dra_inventory *inv, const char *dri
 }
 
 dra_err *dra_discovery_write(dra_writer *w, const dra_discovery *d, const char *driver, const char *node,
-                             bool inventory)
+                             bool inventory, const dra_features *f)
 {
     dra_err *e = NULL;
     if (inventory) {
@@ -121,13 +124,13 @@ dra_err *dra_discovery_write(dra_writer *w, const dra_discovery *d, const char *
             if (driver || i == g)
                 add_lists(&inv, d->v[i].devices, d->v[i].counter_sets);
         if (inv.ndevices > 0)
-            e = publish(w, &inv, driver ? driver : d->v[g].default_driver, node);
+            e = publish(w, &inv, driver ? driver : d->v[g].default_driver, node, f);
         dra_inventory_free(&inv);
     }
     return e;
 }
 
-dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char *driver)
+dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char *driver, const dra_features *f)
 {
     if (!driver)
         driver = dra_profile_default_driver(o->kind);
@@ -138,7 +141,7 @@ dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char 
         char *node = dra_profile_node_name(n);
         dra_inventory inv = DRA_INVENTORY_INIT;
         add_lists(&inv, devices, sets);
-        e = publish(w, &inv, driver, node);
+        e = publish(w, &inv, driver, node, f);
         dra_inventory_free(&inv);
         free(node);
         json_decref(devices);

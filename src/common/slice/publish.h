@@ -49,10 +49,11 @@ size_t dra_discovery_count(const dra_discovery *d);
  * Otherwise the ResourceSlices of one pool per source's default driver on
  * node, or, with driver set, of one pool holding every source. */
 DRA_MUST_USE dra_err *dra_discovery_write(dra_writer *w, const dra_discovery *d, const char *driver, const char *node,
-                                          bool inventory);
+                                          bool inventory, const dra_features *f);
 
 /* A synthetic fleet, node by node (a large fleet never sits in memory at
  * once); driver NULL: the profile's default. */
-DRA_MUST_USE dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char *driver);
+DRA_MUST_USE dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char *driver,
+                                        const dra_features *f);
 
 #endif
