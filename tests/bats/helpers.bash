@@ -53,3 +53,39 @@ pod_group_setup() {
     NOW="--now 2026-03-01T11:00:00Z"
     ON="--feature-gates GenericWorkload=true"
 }
+
+# YAML documents of the scheduling tests, each followed by "---".
+# yaml_node [NAME]: a Node (node-1).
+yaml_node() {
+    printf 'apiVersion: v1\nkind: Node\nmetadata: {name: %s}\n---\n' "${1:-node-1}"
+}
+
+# yaml_gpu_class: the DeviceClass gpu, the devices of driver gpu.example.com.
+yaml_gpu_class() {
+    cat <<'EOF'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+EOF
+}
+
+# yaml_gpu_slice DEVICES-YAML [COUNT]: the ResourceSlice devs of
+# gpu.example.com's pool p on node-1, one of COUNT (1), with the devices given.
+yaml_gpu_slice() {
+    cat <<EOF
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: devs}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: ${2:-1}}
+  devices:
+$1
+---
+EOF
+}

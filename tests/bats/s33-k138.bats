@@ -179,14 +179,9 @@ YAML
 }
 
 @test "1.38's constraints compare versions without build metadata; 1.37 compares the strings" {
-    cat >"$T/ver.yaml" <<'YAML'
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
+    {
+        yaml_gpu_class
+        cat <<'YAML'
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-1-gpu}
@@ -213,6 +208,7 @@ spec:
     constraints:
     - {matchAttribute: gpu.example.com/firmware}
 YAML
+    } >"$T/ver.yaml"
     sed 's/matchAttribute/distinctAttribute/' "$T/ver.yaml" >"$T/distinct.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 -o jsonl "$T/ver.yaml"
     assert_success

@@ -11,25 +11,8 @@ setup() {
 
 # The class gpu and a slice of pool p on node-1 with the devices given.
 gpu_pool() { # gpu_pool DEVICES-YAML
-    cat <<EOF
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: devs}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: p, generation: 1, resourceSliceCount: 1}
-  devices:
-$1
----
-EOF
+    yaml_gpu_class
+    yaml_gpu_slice "$1"
 }
 
 # Two devices whose attribute `a` is a list on d1, and a claim for two

@@ -15,35 +15,13 @@ setup() {
 
 # A node, the class gpu and, after them, the documents given.
 cluster() { # cluster YAML
-    cat <<EOF
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-$1
-EOF
+    yaml_node
+    yaml_gpu_class
+    printf '%s\n' "$1"
 }
 
 slice() { # slice DEVICES-YAML [COUNT]
-    cat <<EOF
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: devs}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: p, generation: 1, resourceSliceCount: ${2:-1}}
-  devices:
-$1
----
-EOF
+    yaml_gpu_slice "$@"
 }
 
 claim() { # claim EXACTLY-YAML

@@ -16,29 +16,9 @@ setup() {
 cluster() { # cluster DEVICES-YAML [SHARED-COUNTERS-YAML]
     local count=1
     [[ -z ${2:-} ]] || count=2
-    cat <<EOF
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: devs}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: p, generation: 1, resourceSliceCount: $count}
-  devices:
-$1
----
-EOF
+    yaml_node
+    yaml_gpu_class
+    yaml_gpu_slice "$1" "$count"
     if [[ -n ${2:-} ]]; then
         cat <<EOF
 apiVersion: resource.k8s.io/v1
