@@ -127,11 +127,8 @@ const (
 // dra-slice prints the first 100 problems and how many more there were
 // (more): then its problems must be among upstream's, as many in all.
 func compareObject(c, u []string, more int, ref string) (verdict, []string, []string) {
-	// dra-slice refuses a document nested deeper than 64 levels as it reads
-	// it (its documented limit; no object of the API comes near), where
-	// Go's decoder reads to 10,000 levels: such a case is not compared
 	for _, t := range c {
-		if strings.HasSuffix(t, "nesting deeper than 64 levels") {
+		if r := refusedReading(toolSide, t, ref); r != nil && r.beyond {
 			return beyondLimit, nil, nil
 		}
 	}
@@ -167,33 +164,8 @@ func compareObject(c, u []string, more int, ref string) (verdict, []string, []st
 	}
 	// dra-slice's reader refuses what upstream's decoder refuses (a field
 	// given twice, a type): both refuse, in their own words
-	if len(c) > 0 && len(u) > 0 {
-		reading := false
-		for _, t := range c {
-			t = stripRef(t, ref)
-			// (.inf and .nan: sigs.k8s.io/yaml's json.Marshal refuses them,
-			// "json: unsupported value: NaN", without a line)
-			reading = reading || strings.HasPrefix(t, "invalid JSON: ") || strings.HasPrefix(t, "invalid YAML: ") ||
-				strings.HasPrefix(t, "duplicate field ") || strings.HasSuffix(t, " cannot be represented in JSON")
-		}
-		decoding := false
-		for _, t := range u {
-			t = stripRef(t, ref)
-			t = withoutObject(t) // a whole file: the object's name
-			// a document without kind or apiVersion, or with one that is
-			// not a string, is refused before it is decoded, as one with a
-			// field given twice
-			typeMeta := (strings.HasPrefix(t, "kind: Invalid value: ") ||
-				strings.HasPrefix(t, "apiVersion: Invalid value: ")) && strings.HasSuffix(t, ": must be of type string")
-			decoding = decoding || typeMeta || strings.HasPrefix(t, "duplicate field ") || strings.HasPrefix(t, "yaml: ") ||
-				strings.HasPrefix(t, "decode: ") || strings.HasPrefix(t, "invalid JSON: ") ||
-				strings.HasPrefix(t, "json: unsupported value: ") ||
-				strings.HasPrefix(t, "kind: Required value: object has no kind") ||
-				strings.HasPrefix(t, "apiVersion: Required value: object has no apiVersion")
-		}
-		if reading && decoding {
-			return sameVerdict, nil, nil
-		}
+	if anyRefusedReading(toolSide, c, ref) && anyRefusedReading(peerSide, u, ref) {
+		return sameVerdict, nil, nil
 	}
 	var cs, us []string
 	for _, t := range c {
@@ -224,6 +196,75 @@ func compareObject(c, u []string, more int, ref string) (verdict, []string, []st
 		return same, nil, nil
 	}
 	return differ, onlyC, onlyU
+}
+
+// The two sides of a comparison: dra-slice, upstream-validate.
+type side int
+
+const (
+	toolSide side = 1 << iota
+	peerSide
+)
+
+// readRefusal: how a side says it refused a document as it read it, before
+// validating any field: a problem beginning with prefix and ending with
+// suffix (either may be empty).  A document both sides refuse so is refused
+// by both, in their own words; the messages are not compared.
+type readRefusal struct {
+	sides          side
+	prefix, suffix string
+	// beyond: dra-slice refuses a document nested deeper than 64 levels
+	// as it reads it (its documented limit; no object of the API comes
+	// near), where Go's decoder reads to 10,000 levels: such a case is
+	// not compared at all
+	beyond bool
+}
+
+// readRefusals: every way either side refuses a document unread.
+var readRefusals = []readRefusal{
+	{sides: toolSide, suffix: "nesting deeper than 64 levels", beyond: true},
+	{sides: toolSide | peerSide, prefix: "invalid JSON: "},
+	{sides: toolSide | peerSide, prefix: "duplicate field "},
+	{sides: toolSide, prefix: "invalid YAML: "},
+	{sides: peerSide, prefix: "yaml: "},
+	{sides: peerSide, prefix: "decode: "},
+	// .inf and .nan: dra-slice's reader refuses them; sigs.k8s.io/yaml's
+	// json.Marshal does too, "json: unsupported value: NaN", without a line
+	{sides: toolSide, suffix: " cannot be represented in JSON"},
+	{sides: peerSide, prefix: "json: unsupported value: "},
+	// the API server refuses a document without kind or apiVersion, or with
+	// one that is not a string, before it decodes it (dra-slice's reader
+	// refuses the integer past int64 such a mutation makes)
+	{sides: peerSide, prefix: "kind: Required value: object has no kind"},
+	{sides: peerSide, prefix: "apiVersion: Required value: object has no apiVersion"},
+	{sides: peerSide, prefix: "kind: Invalid value: ", suffix: ": must be of type string"},
+	{sides: peerSide, prefix: "apiVersion: Invalid value: ", suffix: ": must be of type string"},
+}
+
+// refusedReading: the way side refused a document unread with problem t
+// (after its object's name, ref, or in a whole file any object's), or nil.
+func refusedReading(s side, t, ref string) *readRefusal {
+	t = stripRef(t, ref)
+	for _, text := range []string{t, withoutObject(t)} {
+		for i := range readRefusals {
+			r := &readRefusals[i]
+			if r.sides&s != 0 && strings.HasPrefix(text, r.prefix) && strings.HasSuffix(text, r.suffix) &&
+				len(text) >= len(r.prefix)+len(r.suffix) {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// anyRefusedReading: whether one of side's problems refuses its document unread.
+func anyRefusedReading(s side, problems []string, ref string) bool {
+	for _, t := range problems {
+		if refusedReading(s, t, ref) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // normalize: what must be left out of a problem to compare it (the place
