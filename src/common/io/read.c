@@ -280,12 +280,24 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
             /* maybe YAML in flow style after all */
             b.start = 0;
             e = stream_yaml_retry(&r, &b, bom, bom, 0, 0, e);
-        } else if (e && !r.stopped && e->doc == 2 && !h.past_first &&
-                   (at = after_first_json(b.data + bom, b.start - bom, &lines)) != SIZE_MAX && bom + at <= b.start) {
-            /* the text before the second document is still the file's
-             * first (the buffer was not moved on): what follows the
-             * first document is YAML to kubectl */
-            e = stream_yaml_retry(&r, &b, bom, bom + at, 1, lines, e);
+        } else if (e && !r.stopped && e->doc == 2 && !h.past_first) {
+            /* what follows the first document is YAML to kubectl: from
+             * the buffer when the first document's text is still in it
+             * (it was not moved on), else read again from the start (a
+             * file can be, a pipe cannot) */
+            at = after_first_json(b.data + bom, b.start - bom, &lines);
+            if (at != SIZE_MAX && bom + at > b.start)
+                at = SIZE_MAX; /* not the first document's end: the buffer was moved on */
+            if (at == SIZE_MAX && lseek(fd, 0, SEEK_SET) == 0) {
+                b.start = b.len = 0;
+                b.eof = false;
+                b.keep = true;
+                dra_err *ea = dra_inbuf_all(&b);
+                at = ea ? SIZE_MAX : after_first_json(b.data + bom, b.len - bom, &lines);
+                dra_err_free(ea);
+            }
+            if (at != SIZE_MAX && bom + at <= b.len)
+                e = stream_yaml_retry(&r, &b, bom, bom + at, 1, lines, e);
         }
     } else if (!e) {
         dra_source src;
