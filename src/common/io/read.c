@@ -60,9 +60,7 @@ static bool opens_json(const char *data, size_t len, size_t *bom, size_t *p)
  * with a JSON object that can be measured. */
 static size_t after_first_json(const char *data, size_t len, int *lines)
 {
-    size_t i = 0;
-    while (i < len && dra_json_space(data[i]))
-        i++;
+    size_t i = dra_json_space_len(data, len);
     if (i >= len || data[i] != '{')
         return SIZE_MAX;
     size_t used = 0;
@@ -77,7 +75,7 @@ static size_t after_first_json(const char *data, size_t len, int *lines)
     if (!ok)
         return SIZE_MAX;
     i += used;
-    while (i < len && (dra_json_space(data[i]) || data[i] == '\v' || data[i] == '\f'))
+    while (i < len && (dra_json_space_len(data + i, 1) || data[i] == '\v' || data[i] == '\f'))
         if (data[i++] == '\n')
             break;
     *lines = 0;
