@@ -110,6 +110,10 @@ held() {
         "python holding it $(awk -v p="$3" 'BEGIN { split(p, y, " "); printf "%.1f MiB", y[3] / 1024 }'), ratio $(bench_ratio "$2" "$3" 3)" \
         "<= $target MiB" "${4:-}"; }
     hrow "dra-alloc capacity" "$(measure "$B/dra-alloc" capacity "${in[@]}")" "$peer" "$capacity"
+    # a ResourceQuota where the claims are: its use counted from every claim
+    printf '{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q","namespace":"bench"},"spec":{"hard":{"count/resourceclaims.resource.k8s.io":"%d","gpu.deviceclass.resource.k8s.io/devices":"%d"}}}\n' \
+        $((n * 10)) $((n * 10)) >"$d/quota.jsonl"
+    hrow "dra-alloc capacity, a ResourceQuota" "$(measure "$B/dra-alloc" capacity "${in[@]}" "$d/quota.jsonl")" "$peer"
     hrow "dra-slice pool-status --driver (1,000 pools)" \
         "$(measure "$B/dra-slice" pool-status --driver gpu.example.com --limit 1000 "${in[@]}")" "$peer" "$pool"
     hrow "dra-alloc diff (1% of claims moved)" "$(measure "$B/dra-alloc" diff "$d/held.jsonl" "$d/moved.jsonl")" "$peerd"

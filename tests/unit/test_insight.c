@@ -258,6 +258,57 @@ UNIT_TEST(quota_ledger_starts_from_status_used_or_the_claims)
     unload(&a);
 }
 
+/* The claims of a model one at a time, as a reader of claims held out of
+ * memory gives them to dra_quota_ledger_new_each. */
+typedef struct feed {
+    const dra_model_list *claims;
+    size_t i;
+} feed;
+
+static const json_t *feed_next(void *ctx)
+{
+    feed *f = ctx;
+    return f->i < f->claims->n ? f->claims->v[f->i++]->json : NULL;
+}
+
+/* Claims given one at a time start the ledger where the model's do, and the
+ * model's own claims are then not counted. */
+UNIT_TEST(quota_ledger_from_claims_one_at_a_time)
+{
+    side a, b;
+    const char *quotas = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q2, namespace: ns}\n"
+                         "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '3'}}\n---\n";
+    char *with = dra_xasprintf("%s" CLAIM("c1", "x", "n1") CLAIM("c2", "z", "n1"), quotas);
+    load(&a, with);
+    load(&b, quotas);
+    free(with);
+    dra_quota_ledger *l1 = NULL, *l2 = NULL;
+    CHECK(!dra_quota_ledger_new(&a.set, &a.m, NULL, true, &l1) && l1);
+    feed f = {dra_model_kind(&a.m, DRA_KIND_RESOURCE_CLAIM), 0};
+    CHECK(!dra_quota_ledger_new_each(&b.set, &b.m, NULL, feed_next, &f, &l2) && l2);
+    CHECK_INT(f.i, 2);
+    json_t *r1 = dra_quota_ledger_report(l1), *r2 = dra_quota_ledger_report(l2);
+    const json_t *dev = json_object_get(dra_jget(json_array_get(dra_jget(r2, "quotas"), 0), "resources"),
+                                        "gpu.deviceclass.resource.k8s.io/devices");
+    CHECK_INT(json_integer_value(json_object_get(dev, "start")), 2);
+    CHECK(json_equal(r1, r2));
+    json_decref(r1);
+    json_decref(r2);
+    dra_quota_ledger_free(l1);
+    dra_quota_ledger_free(l2);
+    /* the model's claims are not counted when they come one at a time */
+    f.i = f.claims->n;
+    CHECK(!dra_quota_ledger_new_each(&a.set, &a.m, NULL, feed_next, &f, &l2) && l2);
+    r2 = dra_quota_ledger_report(l2);
+    dev = json_object_get(dra_jget(json_array_get(dra_jget(r2, "quotas"), 0), "resources"),
+                          "gpu.deviceclass.resource.k8s.io/devices");
+    CHECK_INT(json_integer_value(json_object_get(dev, "start")), 0);
+    json_decref(r2);
+    dra_quota_ledger_free(l2);
+    unload(&a);
+    unload(&b);
+}
+
 static int ledgers;
 static void count_ledger(void *ctx, dra_quota_ledger *l, bool changed)
 {

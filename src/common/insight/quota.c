@@ -333,8 +333,30 @@ static json_t *scope_list(const json_t *spec)
     return a;
 }
 
-dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const dra_features *features, bool existing,
-                              dra_quota_ledger **out)
+/* An existing claim c charged, where status.used does not say, to the
+ * quotas of its namespace (as the quota controller counts it). */
+static void count_existing(dra_quota_ledger *l, const json_t *c)
+{
+    const char *ns = dra_jstr_or(c, "metadata.namespace", "default");
+    intptr_t head = 0;
+    if (!dra_strmap_get(&l->first, ns, strlen(ns), &head) || !head)
+        return;
+    json_t *use = dra_quota_claim_usage(c, l->m, l->features);
+    for (size_t k1 = (size_t)head; k1; k1 = l->next[k1 - 1]) {
+        quota *q = &l->q[k1 - 1];
+        const char *r;
+        json_t *v;
+        json_object_foreach(use, r, v) {
+            if (json_object_get(q->hard, r) && !json_object_get(q->from_status, r))
+                charge(q->used, r, json_integer_value(v));
+        }
+    }
+    json_decref(use);
+}
+
+/* dra_quota_ledger_new, or (next set) _new_each. */
+static dra_err *ledger_new(const dra_objset *set, const dra_model *m, const dra_features *features, bool existing,
+                           const json_t *(*next)(void *ctx), void *ctx, dra_quota_ledger **out)
 {
     *out = NULL;
     dra_quota_ledger *l = dra_xcalloc(1, sizeof *l);
@@ -427,29 +449,30 @@ dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const d
     }
     /* where status.used does not say, the quota controller's total: the
      * namespace's claims as they are */
-    const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    for (size_t ci = 0; existing && ci < claims->n; ci++) {
-        const json_t *c = claims->v[ci]->json;
-        const char *ns = dra_jstr_or(c, "metadata.namespace", "default");
-        intptr_t head = 0;
-        if (!dra_strmap_get(&l->first, ns, strlen(ns), &head) || !head)
-            continue;
-        json_t *use = dra_quota_claim_usage(c, m, features);
-        for (size_t k1 = (size_t)head; k1; k1 = l->next[k1 - 1]) {
-            quota *q = &l->q[k1 - 1];
-            const char *r;
-            json_t *v;
-            json_object_foreach(use, r, v) {
-                if (json_object_get(q->hard, r) && !json_object_get(q->from_status, r))
-                    charge(q->used, r, json_integer_value(v));
-            }
-        }
-        json_decref(use);
+    if (next) {
+        for (const json_t *c; (c = next(ctx));)
+            count_existing(l, c);
+    } else {
+        const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+        for (size_t ci = 0; existing && ci < claims->n; ci++)
+            count_existing(l, claims->v[ci]->json);
     }
     for (size_t k = 0; k < l->nq; k++)
         l->q[k].start = json_deep_copy(l->q[k].used);
     *out = l;
     return NULL;
+}
+
+dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const dra_features *features, bool existing,
+                              dra_quota_ledger **out)
+{
+    return ledger_new(set, m, features, existing, NULL, NULL, out);
+}
+
+dra_err *dra_quota_ledger_new_each(const dra_objset *set, const dra_model *m, const dra_features *features,
+                                   const json_t *(*next)(void *ctx), void *ctx, dra_quota_ledger **out)
+{
+    return ledger_new(set, m, features, true, next, ctx, out);
 }
 
 static const char *claim_name(const json_t *claim)

@@ -64,6 +64,14 @@ typedef struct dra_quota_ledger dra_quota_ledger;
  * features, may be NULL) must outlive the ledger. */
 DRA_MUST_USE dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const dra_features *features,
                                            bool existing, dra_quota_ledger **out);
+/* dra_quota_ledger_new with existing true, the existing claims read one at
+ * a time from next instead of m's (m's claims are not counted): a claim
+ * (borrowed until next is called again), NULL at the end.  For claims held
+ * out of memory (model/compact.h), made again one at a time.  An
+ * extended-resource claim's pod (getVerifiedPodUsage) is still looked up
+ * among m's Pods and claims. */
+DRA_MUST_USE dra_err *dra_quota_ledger_new_each(const dra_objset *set, const dra_model *m, const dra_features *features,
+                                                const json_t *(*next)(void *ctx), void *ctx, dra_quota_ledger **out);
 /* Admit one claim being created: NULL when it fits every quota of its
  * namespace (it is then charged), else the API server's message (a new
  * string; the claim is not charged):
