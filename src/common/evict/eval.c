@@ -649,20 +649,20 @@ dra_err *dra_ev_evaluate(const ctx *x, long only_rule, eval *ev)
         timed |= ce->has_time;
         ev->at[i] = ++ev->ncev;
     }
-    ev->pev = dra_xcalloc(npods + 1, sizeof *ev->pev);
-    for (size_t i = 0; i < npods; i++) {
-        pod_ev *pe = &ev->pev[ev->npev++];
-        memset(pe, 0, sizeof *pe);
-        if (!timed)
-            continue; /* no pod has an eviction time either */
+    /* the pods with an eviction time alone, in input order (the readers
+     * skip the others): none when no claim has one */
+    for (size_t i = 0; timed && i < npods; i++) {
         dra_obj tmp;
         const dra_obj *po = dra_cluster_nth(c, DRA_KIND_POD, i, &tmp);
+        pod_ev pe = {0};
         if (po)
-            pod_eviction(x, po, ev, pe);
-        if (po && pe->has_time) {
-            pe->po = keep(ev, po, &tmp);
+            pod_eviction(x, po, ev, &pe);
+        if (po && pe.has_time) {
+            pe.po = keep(ev, po, &tmp);
+            ev->pev = dra_xgrow(ev->pev, ev->npev, sizeof *ev->pev);
+            ev->pev[ev->npev++] = pe;
         } else {
-            pe->po = NULL;
+            free(pe.claims);
             json_decref(tmp.json);
         }
     }

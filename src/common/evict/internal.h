@@ -71,8 +71,8 @@ typedef struct pod_ev {
 typedef struct eval {
     claim_ev *cev;
     size_t ncev;
-    size_t *at; /* claim position -> its entry in cev + 1, 0 for none */
-    pod_ev *pev;
+    size_t *at;  /* claim position -> its entry in cev + 1, 0 for none */
+    pod_ev *pev; /* the pods with an eviction time, in input order */
     size_t npev;
     dra_obj **made; /* the claims and Pods made from records that entries hold */
     size_t nmade;
