@@ -30,15 +30,19 @@ refused_from_138() { # FILE...: valid for 1.36 and 1.37, refused (exit 2) by 1.3
         assert_success
         [[ $(jq -c '[.tainted, .free]' <<<"$output") == "[0,2]" ]]
     done
-    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:00:00Z "$M/gpu-demo.yaml" "$M/deviceclass.yaml" "$T/one.yaml" "$T/rule.yaml"
+    # 1.36 serves DeviceTaintRules as v1beta2 only
+    sed 's|resource.k8s.io/v1$|resource.k8s.io/v1beta2|' "$T/rule.yaml" >"$T/rule-136.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:00:00Z "$M/gpu-demo.yaml" "$M/deviceclass.yaml" "$T/one.yaml" "$T/rule-136.yaml"
     assert_failure 1
     [[ $stderr == *"warning: DeviceTaintRule no-selector has no deviceSelector: its taint applies to every device, as the scheduler of Kubernetes 1.36 applies it (kubernetes#141422)"* ]]
-    run --separate-stderr "$DRA_BIN/dra-alloc" capacity --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:00:00Z -o jsonl "$M/deviceclass.yaml" "$T/one.yaml" "$T/rule.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:00:00Z -o jsonl "$M/deviceclass.yaml" "$T/one.yaml" "$T/rule-136.yaml"
     assert_success
     [[ $(jq -c '[.tainted, .free]' <<<"$output") == "[2,0]" ]]
     # the eviction controller matches nothing in every release
     for r in 1.36 1.37 1.38; do
-        run --separate-stderr "$DRA_BIN/dra-evict" --kubernetes-version $r --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:00:00Z "$T/one.yaml" "$T/rule.yaml"
+        local rule=$T/rule.yaml
+        [[ $r != 1.36 ]] || rule=$T/rule-136.yaml
+        run --separate-stderr "$DRA_BIN/dra-evict" --kubernetes-version $r --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:00:00Z "$T/one.yaml" "$rule"
         assert_success
         [[ $stderr == *"DeviceTaintRule no-selector has no deviceSelector: it selects no device"* ]]
     done
@@ -78,9 +82,13 @@ YAML
     local in=("$DATA/evict/slices.yaml" "$DATA/evict/claims-pods.json" "$DATA/evict/rules.yaml")
     # x uses only its extended-resource claim; d's claim tolerates {operator: Exists} with no effect
     declare -A want=([1.36]="a b d " [1.37]="a b d x " [1.38]="a b x ")
+    # 1.36 serves DeviceTaintRules as v1beta2 only: a dump of its cluster holds them so
+    sed 's|resource.k8s.io/v1$|resource.k8s.io/v1beta2|' "$DATA/evict/rules.yaml" >"$T/rules-136.yaml"
     for r in 1.36 1.37 1.38; do
+        local rin=("${in[@]}")
+        [[ $r != 1.36 ]] || rin[2]=$T/rules-136.yaml
         run --separate-stderr "$DRA_BIN/dra-evict" --kubernetes-version $r --feature-gates DRADeviceTaintRules=true \
-            --apply-at 2026-03-01T10:06:00Z --patch "${in[@]}"
+            --apply-at 2026-03-01T10:06:00Z --patch "${rin[@]}"
         assert_success
         assert_equal "$(jq -r 'select(.verb == "delete") | .name' <<<"$output" | sort | tr '\n' ' ')" "${want[$r]}"
     done

@@ -53,6 +53,8 @@ upstream-check-cel-syntax-%: upstream-% $(CEL_BATCH)
 bench-upstream-cel: upstream-cel $(BUILD)/bin/dra-select $(BUILD)/bin/dra-slice
 	@bench/cel-upstream.sh $(BUILD)/bin/dra-select $(UPSTREAM_CEL) build/upstream/bench-cel
 else
-upstream-cel upstream-check-cel upstream-check-cel-syntax upstream-check-cel-syntax-% bench-upstream-cel:
+upstream-cel upstream-check-cel upstream-check-cel-syntax bench-upstream-cel:
+	@echo "$@: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
+upstream-check-cel-syntax-%:
 	@echo "$@: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
 endif
