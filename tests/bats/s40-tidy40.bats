@@ -34,6 +34,20 @@ no_nodes_snapshot() {
     assert_line "    message: no nodes available to schedule pods"
 }
 
+@test "dra-alloc schedule: no nodes at all is said before PreFilter's reason, at every release" {
+    # k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one.go schedulePod
+    # (1.36.3 the same; 1.38.0-beta.0 algorithm.go): ErrNoNodesAvailable
+    # when the snapshot has no node, before findNodesThatFitPod's PreFilter
+    no_nodes_snapshot
+    sed -i 's/"forbidden":\["nodes"\],//' "$BATS_TEST_TMPDIR/snap.jsonl"
+    for v in 1.36 1.37 1.38; do
+        run --separate-stderr "$DRA_BIN/dra-alloc" schedule --kubernetes-version $v "$BATS_TEST_TMPDIR/snap.jsonl"
+        assert_failure 1
+        assert_line "    message: no nodes available to schedule pods"
+        [[ $output$stderr != *'0/0 nodes'* ]]
+    done
+}
+
 # A ResourceSlice in JSON on one line named $1, its attribute a the string
 # $2 (printf escapes: '\t' is a raw tab).
 slice_line() {

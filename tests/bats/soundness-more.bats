@@ -404,7 +404,7 @@ EOF2
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z "$DATA/manifests/generatename-pods.yaml"
     assert_failure 1
     # before, both got the same name and were taken for one pod given twice
-    assert_equal "$(grep -cE '^dra-alloc: pod ml/notebook-[a-z0-9]{5}: 0/0 nodes are available' <<<"$stderr")" 2
+    assert_equal "$(grep -cE '^dra-alloc: pod ml/notebook-[a-z0-9]{5}: no nodes available to schedule pods$' <<<"$stderr")" 2
     assert_equal "$(grep -oE 'pod ml/notebook-[a-z0-9]{5}:' <<<"$stderr" | sort -u | wc -l)" 2
 }
 

@@ -1066,13 +1066,18 @@ static char *postfilter_reason(const sched *S, char *msg, bool had_claims)
  * is a snapshot whose user may not list nodes (model/features.h,
  * dra_snapshot_forbidden) and has none, the count is not known: the nodes
  * are "not readable", as class_missing says of a class, the scheduler may
- * well see some.  NULL when neither applies. */
+ * well see some.  With no node listed the scheduler says so before any
+ * PreFilter runs (ErrNoNodesAvailable: k8s.io/kubernetes@v1.37.2
+ * pkg/scheduler/schedule_one.go schedulePod, 1.36 and 1.38 the same).
+ * NULL when none applies. */
 static char *fit_text(const sched *S, const char *msg)
 {
     if (S->nnodes == 0 && S->c->model.forbidden & (1u << DRA_KIND_NODE))
         return msg ? dra_xasprintf("nodes are not readable (forbidden to list nodes): %s.", msg)
                    : dra_xstrdup("no nodes available to schedule pods: nodes are not readable (forbidden to list "
                                  "nodes)");
+    if (S->nnodes == 0)
+        return msg ? dra_sched_fit_error(NULL, 0) : NULL;
     return msg ? postfilter_reason(S, dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg), false) : NULL;
 }
 
@@ -1094,6 +1099,8 @@ static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
         sp->message = dra_xstrdup(S->refusals[refusal - 1].msg);
         return true;
     }
+    if (msg && S->nnodes == 0 && !(S->c->model.forbidden & (1u << DRA_KIND_NODE)))
+        is_error = false; /* no PreFilter ran to fail */
     if (msg) {
         sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
         sp->message = is_error ? msg : fit_text(S, msg);
