@@ -124,3 +124,19 @@ slice_line() {
     run --separate-stderr "$S" profile --help
     assert_output --partial "--feature-gates"
 }
+
+@test "a file opening with '[' is YAML, as kubectl reads only '{' as JSON" {
+    # k8s.io/apimachinery@v0.37.2 pkg/util/yaml/decoder.go GuessJSONStream
+    # (hasJSONPrefix: '{' alone): a '[' file is YAML from its start, a
+    # sequence at the top, so its errors are YAML's
+    printf '["\\q"]\n' >"$BATS_TEST_TMPDIR/esc.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/esc.json"
+    assert_failure 2
+    [[ $stderr == *"esc.json:1:3: invalid YAML: found unknown escape character"* ]]
+    # "1 2" is a plain scalar in YAML's flow style, not broken JSON
+    printf '[1 2]\n' >"$BATS_TEST_TMPDIR/sp.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/sp.json"
+    assert_failure 2
+    [[ $stderr == *"sp.json:1: document is a list; expected an object or a List"* ]]
+    [[ $stderr != *"invalid JSON"* ]]
+}

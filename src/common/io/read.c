@@ -39,15 +39,18 @@ static dra_err *template_hint(dra_err *e, const char *data, size_t len)
 /* The opening of both readers, whole and streamed: the length of a UTF-8
  * byte-order mark at the start of data (*bom: 3 or 0) and the first byte
  * past it and the white space from *p on (*p = len when there is none
- * yet).  True when that byte opens a JSON document ('{' or '['): the JSON
- * reader reads the file, else the YAML reader does. */
-static bool opens_json(const char *data, size_t len, size_t *bom, size_t *p)
+ * yet).  True when that byte opens a JSON object ('{'): the JSON reader
+ * reads the file, else the YAML reader does, a '[' file too, as kubectl's
+ * GuessJSONStream takes only '{' for JSON (k8s.io/apimachinery@v0.37.2
+ * pkg/util/yaml/decoder.go hasJSONPrefix).  An inventory (set->arrays),
+ * which kubectl never reads, is JSON at a '[' as well. */
+static bool opens_json(const dra_objset *set, const char *data, size_t len, size_t *bom, size_t *p)
 {
     *bom = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     if (*p < *bom)
         *p = *bom;
     *p += dra_json_space_len(data + *p, len - *p);
-    return *p < len && (data[*p] == '{' || data[*p] == '[');
+    return *p < len && (data[*p] == '{' || (data[*p] == '[' && set->arrays));
 }
 
 /* kubectl's YAMLOrJSONDecoder (k8s.io/apimachinery@v0.37.2 pkg/util/yaml/
@@ -116,7 +119,7 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
     r.src = src;
     r.in = dra_json_interner_new();
     size_t off, p = 0;
-    bool json = opens_json(data, len, &off, &p);
+    bool json = opens_json(set, data, len, &off, &p);
     r.src_base = off;
     dra_err *e;
     if (json) {
@@ -258,7 +261,7 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
     size_t bom = 0, p = 0;
     bool json = false;
     while (!e) {
-        json = opens_json(b.data, b.len, &bom, &p);
+        json = opens_json(set, b.data, b.len, &bom, &p);
         if (p < b.len || b.eof)
             break;
         e = dra_inbuf_more(&b);

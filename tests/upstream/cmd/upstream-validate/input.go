@@ -120,7 +120,9 @@ func collect(o *options) ([]*object, []string) {
 func splitFile(name string, data []byte) ([]*object, []string) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	t := bytes.TrimLeft(data, " \t\r\n")
-	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+	// kubectl takes only '{' for JSON (k8s.io/apimachinery
+	// v0.37.2 pkg/util/yaml/decoder.go hasJSONPrefix)
+	if len(t) > 0 && t[0] == '{' {
 		return splitJSON(name, data)
 	}
 	return splitYAML(name, data)
