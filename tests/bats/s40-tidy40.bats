@@ -140,3 +140,27 @@ slice_line() {
     [[ $stderr == *"sp.json:1: document is a list; expected an object or a List"* ]]
     [[ $stderr != *"invalid JSON"* ]]
 }
+
+# A ResourceSlice in YAML named $1, as in slice_line.
+slice_yaml() {
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: %s\nspec:\n  driver: example.com\n  nodeName: node1\n  pool: {name: p%s, generation: 1, resourceSliceCount: 1}\n  devices: [{name: d}]\n' "$1" "$1"
+}
+
+@test "content after a YAML document's end up to the next --- line is ignored with a warning, as kubectl ignores it" {
+    # kubectl splits at --- lines (k8s.io/apimachinery@v0.37.2
+    # pkg/util/yaml/decoder.go YAMLReader) and decodes each chunk's first
+    # document only (sigs.k8s.io/yaml@v1.6.0 Unmarshal): s1 and s3 are
+    # created, s2 and the broken brace never read
+    { slice_yaml s1; echo '...'; slice_yaml s2; echo '{'; echo '---'; slice_yaml s3; } >"$BATS_TEST_TMPDIR/t.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/t.yaml"
+    assert_success
+    [[ $stderr == *"warning: $BATS_TEST_TMPDIR/t.yaml:11:1: content after the end of a YAML document ignored, as kubectl ignores it"* ]]
+    run --separate-stderr "$DRA_BIN/dra-select" -o json "$BATS_TEST_TMPDIR/t.yaml"
+    assert_success
+    assert_equal "$(jq -c '[.items // [.] | .[] | .pool]' <<<"$output")" '["ps1","ps3"]'
+    # an error in the document itself is still refused, at its own line
+    { slice_yaml s1; echo '---'; slice_yaml s2 | sed 's/driver: example.com/driver: [/'; } >"$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 2
+    [[ $stderr == *"bad.yaml:18:7 (document 2): invalid YAML: did not find expected"* ]]
+}

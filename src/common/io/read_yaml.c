@@ -389,52 +389,110 @@ static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **ou
     }
 }
 
-dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
+/* Where the chunk of YAML text starting at data[at] ends: kubectl's
+ * YAMLReader (k8s.io/apimachinery@v0.37.2 pkg/util/yaml/decoder.go Read)
+ * ends a document before a line opening with "---" and nothing after it
+ * but white space or a comment.  The chunk's first line is its own (a
+ * separator: libyaml sees the document start as before); *lines: the
+ * lines the chunk holds. */
+static size_t chunk_end(const char *data, size_t len, size_t at, int *lines)
 {
-    yaml_ctx y = {0};
-    y.r = r;
-    y.doc = r->doc_base;
-    if (!yaml_parser_initialize(&y.parser))
+    *lines = 0;
+    for (size_t i = at; i < len;) {
+        const char *nl = memchr(data + i, '\n', len - i);
+        size_t next = nl ? (size_t)(nl - data) + 1 : len;
+        if (i > at && len - i >= 3 && memcmp(data + i, "---", 3) == 0) {
+            size_t k = i + 3;
+            while (k < next && strchr(" \t\r\n\v\f", data[k]))
+                k++;
+            if (k == next || data[k] == '#')
+                return i;
+        }
+        if (nl)
+            ++*lines;
+        i = next;
+    }
+    return len;
+}
+
+/* The documents of one chunk (see chunk_end).  kubectl decodes the first
+ * document of a chunk only (sigs.k8s.io/yaml@v1.6.0 Unmarshal): what
+ * follows its end that libyaml cannot read as a document ("..." then
+ * more) is ignored with a warning, not refused. */
+static dra_err *read_chunk(yaml_ctx *y, const char *data, size_t len)
+{
+    reader *r = y->r;
+    if (!yaml_parser_initialize(&y->parser))
         return dra_err_new(DRA_EXIT_RUNTIME, "cannot initialise the YAML parser");
-    yaml_parser_set_input_string(&y.parser, (const unsigned char *)data, len);
+    yaml_parser_set_input_string(&y->parser, (const unsigned char *)data, len);
     dra_err *e = NULL;
+    bool ended = false; /* a document of this chunk has ended */
     for (;;) {
         yaml_event_t ev;
-        if (!next_event(&y, &ev, &e))
+        if (!next_event(y, &ev, &e)) {
+            if (ended) {
+                dra_err_free(e);
+                e = NULL;
+                r->warnings = dra_err_append(
+                    r->warnings, yerr(y, &y->parser.problem_mark, "%s",
+                                      "content after the end of a YAML document ignored, as kubectl ignores it "
+                                      "(it reads one document between --- lines)"));
+            }
             break;
+        }
         if (ev.type == YAML_STREAM_END_EVENT) {
             yaml_event_delete(&ev);
             break;
         }
         if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
+            ended = ended || ev.type == YAML_DOCUMENT_END_EVENT;
             yaml_event_delete(&ev);
             continue;
         }
         if (ev.type != YAML_DOCUMENT_START_EVENT) {
-            e = yerr(&y, &ev.start_mark, "%s", "unexpected YAML event");
+            e = yerr(y, &ev.start_mark, "%s", "unexpected YAML event");
             yaml_event_delete(&ev);
             break;
         }
-        y.doc++;
-        clear_anchors(&y);
+        y->doc++;
+        clear_anchors(y);
         int doc_line = (int)ev.start_mark.line + 1 + r->line_base;
         yaml_event_delete(&ev);
         yaml_event_t root;
-        if (!next_event(&y, &root, &e))
+        if (!next_event(y, &root, &e))
             break;
         int line = (int)root.start_mark.line + 1 + r->line_base;
         json_t *v = NULL;
-        dra_buf_reset(&y.path);
-        e = parse_node(&y, &root, 1, &v);
+        dra_buf_reset(&y->path);
+        e = parse_node(y, &root, 1, &v);
         if (e)
             break;
-        e = dra_docs_add_document(r, v, y.doc, line, SIZE_MAX, doc_line);
+        e = dra_docs_add_document(r, v, y->doc, line, SIZE_MAX, doc_line);
         if (e)
             break;
     }
+    yaml_parser_delete(&y->parser);
+    return e;
+}
+
+dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
+{
+    yaml_ctx y = {0};
+    y.r = r;
+    y.doc = r->doc_base;
+    int line_base = r->line_base;
+    dra_err *e = NULL;
+    size_t at = 0;
+    do {
+        int lines;
+        size_t end = chunk_end(data, len, at, &lines);
+        e = read_chunk(&y, data + at, end - at);
+        r->line_base += lines;
+        at = end;
+    } while (!e && at < len);
+    r->line_base = line_base;
     clear_anchors(&y);
     free(y.anchors);
     dra_buf_free(&y.path);
-    yaml_parser_delete(&y.parser);
     return e;
 }
