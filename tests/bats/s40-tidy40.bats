@@ -164,3 +164,19 @@ slice_yaml() {
     assert_failure 2
     [[ $stderr == *"bad.yaml:18:7 (document 2): invalid YAML: did not find expected"* ]]
 }
+
+@test "the validate peer reads on as YAML after one JSON document, as kubectl does" {
+    # k8s.io/apimachinery@v0.37.2 pkg/util/yaml/decoder.go: one JSON
+    # document, then YAML from its end; the peer went to YAML only when
+    # the first document failed
+    local peer=${UPSTREAM_BIN:-$BATS_TEST_DIRNAME/../../build/upstream/bin}/upstream-validate
+    [ -x "$peer" ] || skip "upstream-validate not built (make upstream-validate-peer)"
+    { slice_line s1 xy; printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s2}\n'; } >"$BATS_TEST_TMPDIR/mixed.json"
+    run --separate-stderr "$peer" "$BATS_TEST_TMPDIR/mixed.json"
+    [[ $stderr == *"mixed.json:2 (document 2): ResourceSlice/s2: spec.driver: Required value"* ]]
+    [[ $stderr != *"invalid JSON"* ]]
+    # a raw tab in the second JSON document: YAML takes it
+    { slice_line s1 xy; slice_line s2 'x\ty'; } >"$BATS_TEST_TMPDIR/two.json"
+    run --separate-stderr "$peer" "$BATS_TEST_TMPDIR/two.json"
+    assert_success
+}

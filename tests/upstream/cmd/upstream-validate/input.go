@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
 )
@@ -140,6 +142,7 @@ func splitJSON(name string, data []byte) ([]*object, []string) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	doc := 0
+	var firstEnd int64
 	for {
 		start := dec.InputOffset()
 		// the value starts after the white space the decoder skips
@@ -159,9 +162,24 @@ func splitJSON(name string, data []byte) ([]*object, []string) {
 				// JSON (YAML's flow style takes most of it)
 				return splitYAML(name, data)
 			}
+			if doc == 1 {
+				// and after one JSON document it reads on as YAML from
+				// that document's end and the white space after it
+				// through the first newline (consumeWhitespace); when
+				// that YAML's first document fails too, the error is
+				// JSON's
+				at := afterSpace(data, firstEnd)
+				more, errs := splitYAMLFrom(name, data[at:], 1, lineAt(data, int64(at))-1)
+				if len(errs) == 0 || len(more) > 0 {
+					return append(objs, more...), errs
+				}
+			}
 			return objs, []string{fmt.Sprintf("%s:%d: invalid JSON: %v", name, lineAt(data, start), err)}
 		}
 		doc++
+		if doc == 1 {
+			firstEnd = dec.InputOffset()
+		}
 		got, errs := objectsOf(name, doc, lineAt(data, start), raw, []byte(raw), false)
 		objs = append(objs, got...)
 		if len(errs) > 0 {
@@ -174,10 +192,33 @@ func splitJSON(name string, data []byte) ([]*object, []string) {
 // YAML documents are split at lines starting with "---" as kubectl splits
 // them (k8s.io/apimachinery/pkg/util/yaml.YAMLReader).
 func splitYAML(name string, data []byte) ([]*object, []string) {
+	return splitYAMLFrom(name, data, 0, 0)
+}
+
+// afterSpace: where YAML starts after a JSON document ending at end, as
+// consumeWhitespace finds it: past white space through the first newline.
+func afterSpace(data []byte, end int64) int {
+	at := int(end)
+	for at < len(data) {
+		r, sz := utf8.DecodeRune(data[at:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		at += sz
+		if r == '\n' {
+			break
+		}
+	}
+	return at
+}
+
+// splitYAMLFrom reads data as splitYAML does, its documents numbered
+// after docs and its lines after lines (YAML after a JSON document).
+func splitYAMLFrom(name string, data []byte, docs, lines int) ([]*object, []string) {
 	var objs []*object
 	r := bufio.NewReader(bytes.NewReader(data))
 	var buf bytes.Buffer
-	line, docLine, doc := 0, 1, 0
+	line, docLine, doc := lines, lines+1, docs
 	flush := func() []string {
 		defer buf.Reset()
 		doc++
