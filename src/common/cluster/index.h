@@ -19,17 +19,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../base/arena.h"
-
 typedef struct dra_lc_slot dra_lc_slot;
-typedef struct dra_lc_node dra_lc_node;
+typedef struct dra_lc_entry dra_lc_entry;
 
+/* 8 bytes a slot (at most 3/4 full), 12 bytes a key and its bytes, 12
+ * bytes a value: at most 2^32-2 keys, values and bytes of keys (aborts past
+ * them, as on OOM). */
 typedef struct dra_lc_index {
     dra_lc_slot *slots; /* open addressing, power-of-two size */
-    size_t cap, used;
-    dra_lc_node *nodes; /* value lists, chained */
+    size_t cap;
+    dra_lc_entry *entries; /* the keys in the order added */
+    size_t nentries;
+    unsigned char *text; /* the keys' bytes, one after another */
+    size_t textlen, textcap;
+    size_t *vals; /* value lists: vals[i] then node next[i] (number + 1) */
+    uint32_t *next;
     size_t nnodes, capnodes;
-    dra_arena keys;
 } dra_lc_index;
 
 /* Append val to the list of key (tag, a, b); b may be NULL (= ""). */
