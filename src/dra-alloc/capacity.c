@@ -78,28 +78,6 @@ static void keep_slice(void *ctx, const json_t *slice)
     dra_slice_pack(((kept *)ctx)->packs, slice);
 }
 
-/* The claims kept as text, made again one at a time for the quota ledger
- * (dra_quota_ledger_new_each): cur, the one given last, is dropped when
- * the next is asked for. */
-typedef struct claim_feed {
-    const dra_fleet_claims *claims;
-    size_t i;
-    json_t *cur;
-} claim_feed;
-
-static const json_t *next_claim(void *ctx)
-{
-    claim_feed *f = ctx;
-    json_decref(f->cur);
-    f->cur = NULL;
-    while (!f->cur && f->i < f->claims->n) {
-        dra_obj o;
-        if (dra_compact_whole(&f->claims->texts, f->claims->v[f->i++], &o))
-            f->cur = o.json;
-    }
-    return f->cur;
-}
-
 /* Quota use per namespace, as the claims of the input leave it (status.used
  * where a quota lists a resource): rep's "quotas", when the input has any.
  * The claims, held as text, are made again one at a time and counted. */
@@ -110,10 +88,10 @@ static dra_err *add_quotas(const input *in, const dra_fleet_claims *claims, json
         ;
     if (i == in->set.n)
         return NULL;
-    claim_feed feed = {claims, 0, NULL};
+    dra_quota_feed feed = {claims, 0, NULL};
     dra_quota_ledger *l;
-    dra_err *e = dra_quota_ledger_new_each(&in->set, &in->model, &in->features, next_claim, &feed, &l);
-    json_decref(feed.cur);
+    dra_err *e = dra_quota_ledger_new_each(&in->set, &in->model, &in->features, dra_quota_feed_next, &feed, &l);
+    dra_quota_feed_end(&feed);
     if (!e) {
         json_t *q = dra_quota_ledger_report(l);
         json_object_set(rep, "quotas", json_object_get(q, "quotas"));

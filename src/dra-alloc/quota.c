@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "insight/capacity.h"
 #include "insight/quota.h"
+#include "model/shapes.h"
 #include "alloc_tool.h"
 
 const dra_opt dra_alloc_quota_opts[] = {
@@ -76,21 +78,45 @@ void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, cons
     dra_quota_ledger_free(l);
 }
 
+/* A ResourceClaim as read (checked): kept as its text, in input order, for
+ * admission one at a time (not kept in the model), but for those the
+ * charge of another looks at (dra_quota_pod_claim), which the model keeps
+ * too, and those of the wrong shape, kept in the model alone for the
+ * index to refuse (located). */
+static bool take_claim(void *ctx, dra_kind kind, const dra_obj *o)
+{
+    if (kind != DRA_KIND_RESOURCE_CLAIM)
+        return false;
+    dra_err *shape = dra_check_claim_shape(o);
+    bool bad = shape != NULL;
+    dra_err_free(shape);
+    if (bad)
+        return false;
+    dra_fleet_claims_keep(ctx, o->json);
+    return !dra_quota_pod_claim(o->json);
+}
+
 dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
     input in;
     dra_err *e = dra_alloc_load_input(a, x, true, &in);
+    dra_fleet_claims claims = {0}; /* claims as text, out of memory */
     dra_tool_uses uses = {.kinds =
                               (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_CLASS) | (1u << DRA_KIND_POD),
-                          .other = dra_is_resource_quota};
+                          .other = dra_is_resource_quota,
+                          .take = take_claim,
+                          .ctx = &claims};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
     json_t *rep = NULL;
     if (!e)
         e = dra_alloc_index(&in);
-    if (!e)
-        e = dra_quota_evaluate(&in.cluster, &in.features, &rep);
+    if (!e) {
+        dra_quota_feed feed = {&claims, 0, NULL};
+        e = dra_quota_evaluate_each(in.cluster.set, &in.cluster.model, &in.features, dra_quota_feed_next, &feed, &rep);
+        dra_quota_feed_end(&feed);
+    }
     if (!e)
         say_ledger(a, rep, "");
     if (!e && in.table)
@@ -110,6 +136,7 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
     dra_tool_print_errs(stderr, dra_alloc_tool.prog, NULL, rl);
     dra_err_free(rl);
     json_decref(rep);
+    dra_fleet_claims_free(&claims);
     dra_alloc_input_free(&in);
     return e;
 }

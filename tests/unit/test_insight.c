@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "insight/capacity.h"
 #include "insight/diff.h"
 #include "insight/quota.h"
 #include "insight/whatif.h"
@@ -305,6 +306,39 @@ UNIT_TEST(quota_ledger_from_claims_one_at_a_time)
     CHECK_INT(json_integer_value(json_object_get(dev, "start")), 0);
     json_decref(r2);
     dra_quota_ledger_free(l2);
+    unload(&a);
+    unload(&b);
+}
+
+/* Claims kept as text and admitted one at a time answer as the model's
+ * claims do, in the same order. */
+UNIT_TEST(quota_evaluate_claims_kept_as_text)
+{
+    side a, b;
+    const char *quotas = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ns}\n"
+                         "spec: {hard: {count/resourceclaims.resource.k8s.io: '1'}}\n---\n";
+    char *with = dra_xasprintf("%s" CLAIM("c1", "x", "n1") CLAIM("c2", "z", "n1"), quotas);
+    load(&a, with);
+    load(&b, quotas);
+    free(with);
+    dra_fleet_claims texts = {0};
+    const dra_model_list *cl = dra_model_kind(&a.m, DRA_KIND_RESOURCE_CLAIM);
+    for (size_t i = 0; i < cl->n; i++)
+        dra_fleet_claims_keep(&texts, cl->v[i]->json);
+    json_t *r1 = NULL, *r2 = NULL;
+    dra_cluster c = DRA_CLUSTER_INIT;
+    CHECK(!dra_cluster_adopt(&c, &a.set, &a.m));
+    CHECK(!dra_quota_evaluate(&c, NULL, &r1));
+    dra_quota_feed tf = {&texts, 0, NULL};
+    CHECK(!dra_quota_evaluate_each(&b.set, &b.m, NULL, dra_quota_feed_next, &tf, &r2));
+    dra_quota_feed_end(&tf);
+    CHECK_INT(tf.i, 2);
+    CHECK_STR(dra_jstr(json_array_get(dra_jget(r2, "refused"), 0), "claim"), "ns/c2");
+    CHECK(json_equal(r1, r2));
+    json_decref(r1);
+    json_decref(r2);
+    dra_fleet_claims_free(&texts);
+    dra_cluster_free(&c);
     unload(&a);
     unload(&b);
 }

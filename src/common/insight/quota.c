@@ -14,6 +14,7 @@
 #include "../model/time.h"
 #include "../model/validate.h"
 #include "../sched/schedule.h" /* dra_extres_map */
+#include "capacity.h"          /* dra_fleet_claims */
 
 #define COUNT_NAME "count/resourceclaims.resource.k8s.io"
 #define PER_CLASS ".deviceclass.resource.k8s.io/devices"
@@ -601,20 +602,61 @@ void dra_quota_ledger_free(dra_quota_ledger *l)
     free(l);
 }
 
-dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, json_t **report)
+bool dra_quota_pod_claim(const json_t *claim)
+{
+    return is_ext_claim(claim) && controller_pod_ref(claim);
+}
+
+dra_err *dra_quota_evaluate_each(const dra_objset *set, const dra_model *m, const dra_features *features,
+                                 const json_t *(*next)(void *ctx), void *ctx, json_t **report)
 {
     *report = NULL;
-    const dra_model *m = &c->model;
     dra_quota_ledger *l;
-    dra_err *e = dra_quota_ledger_new(c->set, m, features, false, &l);
+    dra_err *e = dra_quota_ledger_new(set, m, features, false, &l);
     if (e)
         return e;
-    const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    for (size_t ci = 0; ci < claims->n; ci++)
-        free(dra_quota_admit(l, claims->v[ci]->json));
+    for (const json_t *c; (c = next(ctx));)
+        free(dra_quota_admit(l, c));
     *report = dra_quota_ledger_report(l);
     dra_quota_ledger_free(l);
     return NULL;
+}
+
+const json_t *dra_quota_feed_next(void *ctx)
+{
+    dra_quota_feed *f = ctx;
+    json_decref(f->cur);
+    f->cur = NULL;
+    while (!f->cur && f->i < f->claims->n) {
+        dra_obj o;
+        if (dra_compact_whole(&f->claims->texts, f->claims->v[f->i++], &o))
+            f->cur = o.json;
+    }
+    return f->cur;
+}
+
+void dra_quota_feed_end(dra_quota_feed *f)
+{
+    json_decref(f->cur);
+    f->cur = NULL;
+}
+
+/* The claims of a model, in its order, for dra_quota_evaluate_each. */
+typedef struct model_feed {
+    const dra_model_list *claims;
+    size_t i;
+} model_feed;
+
+static const json_t *model_next(void *ctx)
+{
+    model_feed *f = ctx;
+    return f->i < f->claims->n ? f->claims->v[f->i++]->json : NULL;
+}
+
+dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, json_t **report)
+{
+    model_feed f = {dra_model_kind(&c->model, DRA_KIND_RESOURCE_CLAIM), 0};
+    return dra_quota_evaluate_each(c->set, &c->model, features, model_next, &f, report);
 }
 
 static char *admit(void *ctx, const json_t *claim)

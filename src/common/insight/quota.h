@@ -97,6 +97,30 @@ void dra_quota_ledger_free(dra_quota_ledger *l);
 /* The model's claims (c->model; the quotas from c->set) admitted in input
  * order on a ledger starting from 0 (or status.used): the report above. */
 DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, json_t **report);
+/* dra_quota_evaluate over the claims read one at a time from next (as
+ * dra_quota_ledger_new_each reads them; m's claims are not admitted): the
+ * quotas from set, the classes, Pods and (for getVerifiedPodUsage) the
+ * claims dra_quota_pod_claim picks from m, which must hold every such
+ * claim that next gives. */
+DRA_MUST_USE dra_err *dra_quota_evaluate_each(const dra_objset *set, const dra_model *m, const dra_features *features,
+                                              const json_t *(*next)(void *ctx), void *ctx, json_t **report);
+/* The claims kept as text (insight/capacity.h), made again one at a time
+ * for dra_quota_ledger_new_each and dra_quota_evaluate_each: next is
+ * dra_quota_feed_next, ctx a feed that starts as {claims}; cur, the claim
+ * given last, is dropped when the next is asked for, and by
+ * dra_quota_feed_end.  claims is borrowed. */
+struct dra_fleet_claims;
+typedef struct dra_quota_feed {
+    const struct dra_fleet_claims *claims;
+    size_t i;
+    json_t *cur;
+} dra_quota_feed;
+const json_t *dra_quota_feed_next(void *ctx);
+void dra_quota_feed_end(dra_quota_feed *f);
+/* Whether the quota's charge of claim may depend on the other claims
+ * (getVerifiedPodUsage): the scheduler's claim for a pod's extended
+ * resources, controlled by a Pod. */
+bool dra_quota_pod_claim(const json_t *claim);
 
 /* Quota admission for a scheduling run: a ledger of c->set's ResourceQuotas
  * over c's claims (existing: true) as so's admit (*out, NULL when the
