@@ -115,8 +115,7 @@ held() {
         $((n * 10)) $((n * 10)) >"$d/quota.jsonl"
     hrow "dra-alloc capacity, a ResourceQuota" "$(measure "$B/dra-alloc" capacity "${in[@]}" "$d/quota.jsonl")" "$peer"
     # the same quota's admission of every claim, one at a time from their
-    # texts; the pods (trees: an extended-resource claim's charge looks its
-    # pod up) are most of what it holds
+    # texts (the pods as text too, but those an extended-resource claim names)
     hrow "dra-alloc quota" "$(measure "$B/dra-alloc" quota "${in[@]}" "$d/quota.jsonl")" "$peer"
     hrow "dra-slice pool-status --driver (1,000 pools)" \
         "$(measure "$B/dra-slice" pool-status --driver gpu.example.com --limit 1000 "${in[@]}")" "$peer" "$pool"

@@ -1,7 +1,9 @@
 /* dra-alloc quota: input -> insight/quota.h -> table or objects; refused claims on stderr, exit 1. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "insight/capacity.h"
 #include "insight/quota.h"
 #include "model/shapes.h"
@@ -78,22 +80,80 @@ void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, cons
     dra_quota_ledger_free(l);
 }
 
-/* A ResourceClaim as read (checked): kept as its text, in input order, for
- * admission one at a time (not kept in the model), but for those the
- * charge of another looks at (dra_quota_pod_claim), which the model keeps
- * too, and those of the wrong shape, kept in the model alone for the
- * index to refuse (located). */
-static bool take_claim(void *ctx, dra_kind kind, const dra_obj *o)
+/* What quota keeps of its input's claims and pods besides the model. */
+typedef struct kept {
+    dra_fleet_claims claims; /* every claim's text, in input order, for admission */
+    dra_fleet_claims pods;   /* every Pod's text (the same store), until read_done */
+    dra_obj *at;             /* where each of pods was read (json NULL) */
+    char **wanted;           /* "NAMESPACE\x1fNAME" of the pods that claims in the model name */
+    size_t nwanted;
+} kept;
+
+/* A ResourceClaim or Pod as read (checked), kept as its text and not in
+ * the model: a claim for admission one at a time, a Pod in case a claim
+ * names it.  The model keeps those of the wrong shape, for the index to
+ * refuse (located), and claims whose charge looks at their pod and the
+ * other claims (dra_quota_pod_claim), whose pods read_done gives back. */
+static bool take(void *ctx, dra_kind kind, const dra_obj *o)
 {
-    if (kind != DRA_KIND_RESOURCE_CLAIM)
+    kept *k = ctx;
+    if (kind != DRA_KIND_RESOURCE_CLAIM && kind != DRA_KIND_POD)
         return false;
-    dra_err *shape = dra_check_claim_shape(o);
+    dra_err *shape = kind == DRA_KIND_POD ? dra_check_pod_shape(o) : dra_check_claim_shape(o);
     bool bad = shape != NULL;
     dra_err_free(shape);
     if (bad)
         return false;
-    dra_fleet_claims_keep(ctx, o->json);
-    return !dra_quota_pod_claim(o->json);
+    if (kind == DRA_KIND_POD) {
+        k->at = dra_xgrow(k->at, k->pods.n, sizeof *k->at);
+        k->at[k->pods.n] = (dra_obj){.file = o->file, .doc = o->doc, .line = o->line, .item = o->item};
+        dra_fleet_claims_keep(&k->pods, o->json);
+        return true;
+    }
+    dra_fleet_claims_keep(&k->claims, o->json);
+    const char *pod = dra_quota_pod_claim(o->json);
+    if (!pod)
+        return true;
+    k->wanted = dra_xgrow(k->wanted, k->nwanted, sizeof *k->wanted);
+    k->wanted[k->nwanted++] = dra_xasprintf("%s\x1f%s", dra_jstr_or(o->json, "metadata.namespace", "default"), pod);
+    return false;
+}
+
+/* Once all is read: the pods the claims kept in the model name, made again
+ * from their texts into set (where they were read); the texts dropped. */
+static void read_done(void *ctx, dra_objset *set)
+{
+    kept *k = ctx;
+    dra_strmap want = {0};
+    for (size_t i = 0; i < k->nwanted; i++)
+        dra_strmap_put(&want, k->wanted[i], strlen(k->wanted[i]), 1);
+    for (size_t i = 0; k->nwanted && i < k->pods.n; i++) {
+        dra_obj o;
+        if (!dra_compact_whole(&k->pods.texts, k->pods.v[i], &o))
+            continue;
+        char *key = dra_xasprintf("%s\x1f%s", dra_jstr_or(o.json, "metadata.namespace", "default"),
+                                  dra_jstr_or(o.json, "metadata.name", ""));
+        intptr_t v;
+        if (dra_strmap_get(&want, key, strlen(key), &v))
+            dra_objset_add(set, o.json, k->at[i].file, k->at[i].doc, k->at[i].line, k->at[i].item);
+        else
+            json_decref(o.json);
+        free(key);
+    }
+    dra_strmap_free(&want);
+    dra_fleet_claims_free(&k->pods);
+    free(k->at);
+    k->at = NULL;
+}
+
+static void kept_free(kept *k)
+{
+    dra_fleet_claims_free(&k->claims);
+    dra_fleet_claims_free(&k->pods);
+    free(k->at);
+    for (size_t i = 0; i < k->nwanted; i++)
+        free(k->wanted[i]);
+    free(k->wanted);
 }
 
 dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
@@ -101,19 +161,20 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
     opts *x = p;
     input in;
     dra_err *e = dra_alloc_load_input(a, x, true, &in);
-    dra_fleet_claims claims = {0}; /* claims as text, out of memory */
+    kept k = {0}; /* claims and pods as text, out of memory */
     dra_tool_uses uses = {.kinds =
                               (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_CLASS) | (1u << DRA_KIND_POD),
                           .other = dra_is_resource_quota,
-                          .take = take_claim,
-                          .ctx = &claims};
+                          .take = take,
+                          .read_done = read_done,
+                          .ctx = &k};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
     json_t *rep = NULL;
     if (!e)
         e = dra_alloc_index(&in);
     if (!e) {
-        dra_quota_feed feed = {&claims, 0, NULL};
+        dra_quota_feed feed = {&k.claims, 0, NULL};
         e = dra_quota_evaluate_each(in.cluster.set, &in.cluster.model, &in.features, dra_quota_feed_next, &feed, &rep);
         dra_quota_feed_end(&feed);
     }
@@ -136,7 +197,7 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
     dra_tool_print_errs(stderr, dra_alloc_tool.prog, NULL, rl);
     dra_err_free(rl);
     json_decref(rep);
-    dra_fleet_claims_free(&claims);
+    kept_free(&k);
     dra_alloc_input_free(&in);
     return e;
 }

@@ -602,9 +602,10 @@ void dra_quota_ledger_free(dra_quota_ledger *l)
     free(l);
 }
 
-bool dra_quota_pod_claim(const json_t *claim)
+const char *dra_quota_pod_claim(const json_t *claim)
 {
-    return is_ext_claim(claim) && controller_pod_ref(claim);
+    const json_t *ref = is_ext_claim(claim) ? controller_pod_ref(claim) : NULL;
+    return ref ? dra_jstr_or(ref, "name", "") : NULL;
 }
 
 dra_err *dra_quota_evaluate_each(const dra_objset *set, const dra_model *m, const dra_features *features,

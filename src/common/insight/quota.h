@@ -99,9 +99,9 @@ void dra_quota_ledger_free(dra_quota_ledger *l);
 DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, json_t **report);
 /* dra_quota_evaluate over the claims read one at a time from next (as
  * dra_quota_ledger_new_each reads them; m's claims are not admitted): the
- * quotas from set, the classes, Pods and (for getVerifiedPodUsage) the
- * claims dra_quota_pod_claim picks from m, which must hold every such
- * claim that next gives. */
+ * quotas from set, the classes, and (for getVerifiedPodUsage) the claims
+ * dra_quota_pod_claim picks and the Pods they name from m, which must hold
+ * every such claim that next gives and its Pod. */
 DRA_MUST_USE dra_err *dra_quota_evaluate_each(const dra_objset *set, const dra_model *m, const dra_features *features,
                                               const json_t *(*next)(void *ctx), void *ctx, json_t **report);
 /* The claims kept as text (insight/capacity.h), made again one at a time
@@ -117,10 +117,11 @@ typedef struct dra_quota_feed {
 } dra_quota_feed;
 const json_t *dra_quota_feed_next(void *ctx);
 void dra_quota_feed_end(dra_quota_feed *f);
-/* Whether the quota's charge of claim may depend on the other claims
- * (getVerifiedPodUsage): the scheduler's claim for a pod's extended
- * resources, controlled by a Pod. */
-bool dra_quota_pod_claim(const json_t *claim);
+/* Whether the quota's charge of claim may depend on a Pod and the other
+ * claims (getVerifiedPodUsage): for the scheduler's claim for a pod's
+ * extended resources, controlled by a Pod, that Pod's name (in the claim's
+ * namespace; borrowed from claim), else NULL. */
+const char *dra_quota_pod_claim(const json_t *claim);
 
 /* Quota admission for a scheduling run: a ledger of c->set's ResourceQuotas
  * over c's claims (existing: true) as so's admit (*out, NULL when the
