@@ -305,13 +305,10 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         }
         return dra_obj_locate(e, o);
     }
-    if (!opts->release_fields && !opts->checked) {
-        /* an object of a version the release does not serve cannot be in
+    if (kind == DRA_KIND_POD_GROUP && !opts->release_fields) {
+        /* a PodGroup of a version the release does not serve cannot be in
          * its cluster: it is no object of the input, as an unknown kind
-         * (strict.c's table: a PodGroup, which 1.36 serves as v1alpha2
-         * alone, 1.37 and 1.38 as v1beta1 and v1alpha3; a DeviceTaintRule,
-         * which 1.36 serves as v1alpha3 and v1beta2 only, v1 from 1.37).
-         * Checked objects were converted to v1 when they were read. */
+         * (1.36 serves v1alpha2 alone, 1.37 and 1.38 v1beta1 and v1alpha3) */
         e = dra_strict_unserved(kind, ver, (int)dra_features_release_of(opts->validate.features));
         if (e && opts->skip_unknown) {
             dra_err_set_msg(e, dra_xasprintf("%s: Kubernetes %s does not serve it; left out", e->msg,
