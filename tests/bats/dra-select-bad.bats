@@ -111,9 +111,10 @@ S() { "$DRA_BIN/dra-select" "$@"; }
 @test "bad: malformed files and unknown devices" {
     run S "$DATA/slice/malformed.yaml"
     assert_failure 2
+    # a file opening with '[' is YAML to kubectl's decoder (only '{' opens JSON)
     run S "$DATA/slice/malformed.json"
     assert_failure 2
-    assert_output --partial 'invalid JSON'
+    assert_output --partial 'malformed.json:2:1: invalid YAML'
     run S lint "$DATA/slice/malformed.yaml"
     assert_failure 2
     run S nonexistent.yaml

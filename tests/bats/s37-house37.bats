@@ -38,8 +38,11 @@ EOF2
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule --explain "$BATS_TEST_TMPDIR/snap.jsonl"
     assert_failure 1
     [[ $stderr == *'request gpu: device class gpu.example.com does not exist.'* ]]
+    # nothing forbidden and no node: the scheduler stops before PreFilter
+    # (schedule_one.go ErrNoNodesAvailable), so no class is looked up
     offline_snapshot ''
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule "$BATS_TEST_TMPDIR/snap.jsonl"
     assert_failure 1
-    [[ $stderr == *'device class gpu.example.com does not exist.'* ]]
+    [[ $stderr == *'pod ml/pending: no nodes available to schedule pods'* ]]
+    [[ $stderr != *'does not exist'* ]]
 }
