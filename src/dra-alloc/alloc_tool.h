@@ -14,6 +14,7 @@
 #include "model/packed.h"
 #include "model/load.h"
 #include "tool/tool.h"
+#include "insight/capacity.h"
 #include "insight/quota.h"
 #include "sched/schedule.h"
 
@@ -189,6 +190,24 @@ DRA_MUST_USE dra_err *dra_alloc_explain_html(const opts *x, const dra_sched_resu
 /* -v: what the ledger did (of dra_quota_admission), each line led by run (NULL: nothing; what-if
  * names its two runs); then frees it (NULL: nothing). */
 void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, const char *run);
+/* What quota and capacity keep of their input's claims and pods besides
+ * the model (zeroed is empty; dra_alloc_kept_free releases it). */
+typedef struct dra_alloc_kept {
+    dra_fleet_claims claims; /* every claim's text, in input order */
+    dra_fleet_claims pods;   /* every Pod's text (the same store), until read_done */
+    dra_obj *at;             /* where each of pods was read (json NULL) */
+    char **wanted;           /* "NAMESPACE\x1fNAME" of the pods that claims in the model name */
+    size_t nwanted;
+    bool fleet;             /* capacity's way with objects of the wrong shape (dra_alloc_kept_take) */
+    dra_slice_packs *packs; /* capacity: where its slices go, as text (borrowed) */
+} dra_alloc_kept;
+/* dra_tool_uses' take and read_done (ctx: a dra_alloc_kept): claims and
+ * pods kept as text; only the scheduler's claims for a pod's extended
+ * resources (dra_quota_pod_claim) stay in the model too, and once all is
+ * read the pods they name are made again into set where they were read. */
+bool dra_alloc_kept_take(void *ctx, dra_kind kind, const dra_obj *o);
+void dra_alloc_kept_read_done(void *ctx, dra_objset *set);
+void dra_alloc_kept_free(dra_alloc_kept *k);
 extern const dra_opt dra_alloc_quota_opts[];
 /* clang-format off */
 #define DRA_ALLOC_QUOTA_CMD                                                                                            \

@@ -59,28 +59,17 @@ static dra_err *parse_floors(const dra_strv *v, floor_ **out)
     return NULL;
 }
 
-/* What capacity keeps of its input besides the model: claims and slices as
- * text. */
-typedef struct kept {
-    dra_fleet_claims *claims;
-    dra_slice_packs *packs;
-} kept;
-
-/* A ResourceClaim as read (checked), kept as its text. */
-static void keep_claim(void *ctx, const json_t *claim)
-{
-    dra_fleet_claims_keep(((kept *)ctx)->claims, claim);
-}
-
 /* A ResourceSlice as read (checked), kept as text alone, in the allocator's input. */
 static void keep_slice(void *ctx, const json_t *slice)
 {
-    dra_slice_pack(((kept *)ctx)->packs, slice);
+    dra_slice_pack(((dra_alloc_kept *)ctx)->packs, slice);
 }
 
 /* Quota use per namespace, as the claims of the input leave it (status.used
  * where a quota lists a resource): rep's "quotas", when the input has any.
- * The claims, held as text, are made again one at a time and counted. */
+ * The claims, held as text, are made again one at a time and counted; the
+ * model holds the scheduler's claims for a pod's extended resources and
+ * their pods, whose requests their charge leaves out (getVerifiedPodUsage). */
 static dra_err *add_quotas(const input *in, const dra_fleet_claims *claims, json_t *rep)
 {
     size_t i;
@@ -132,12 +121,12 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err *e = dra_alloc_load_input(a, &y, true, &in);
     if (!e)
         e = parse_floors(&x->fail_below, &floors);
-    dra_fleet_claims claims = {0}; /* claims as text, out of memory */
-    kept k = {&claims, &in.packs};
-    dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS,
+    dra_alloc_kept k = {.fleet = true, .packs = &in.packs}; /* claims and pods as text, out of memory */
+    dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS | (1u << DRA_KIND_POD),
                           .other = dra_is_resource_quota,
                           .slice = keep_slice,
-                          .claim = keep_claim,
+                          .take = dra_alloc_kept_take,
+                          .read_done = dra_alloc_kept_read_done,
                           .ctx = &k};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
@@ -149,11 +138,11 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
         dra_fleet_opts fo = {(const char *const *)x->classes.v, x->classes.n,
                              /* the page shows every view: the rows per node and per pool */
                              html ? DRA_FLEET_BY_NODE_AND_POOL : (dra_fleet_by)x->by, x->match_attribute, &in.features,
-                             in.timeout, &claims, &in.packs};
+                             in.timeout, &k.claims, &in.packs};
         e = dra_fleet_capacity(&in.model, nodes.v, nodes.n, &fo, &rep, &warn);
         dra_tool_notes(&dra_alloc_tool, a, warn, NULL);
         if (!e)
-            e = add_quotas(&in, &claims, rep);
+            e = add_quotas(&in, &k.claims, rep);
     }
     for (size_t i = 0; !e && i < x->fail_below.n; i++)
         if (dra_fleet_free(rep, floors[i].cls) < 0)
@@ -173,7 +162,7 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err_free(warn);
     floors_free(floors, x->fail_below.n);
     dra_sched_nodes_free(&nodes);
-    dra_fleet_claims_free(&claims);
+    dra_alloc_kept_free(&k);
     dra_alloc_input_free(&in);
     return e;
 }

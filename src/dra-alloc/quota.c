@@ -80,30 +80,25 @@ void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, cons
     dra_quota_ledger_free(l);
 }
 
-/* What quota keeps of its input's claims and pods besides the model. */
-typedef struct kept {
-    dra_fleet_claims claims; /* every claim's text, in input order, for admission */
-    dra_fleet_claims pods;   /* every Pod's text (the same store), until read_done */
-    dra_obj *at;             /* where each of pods was read (json NULL) */
-    char **wanted;           /* "NAMESPACE\x1fNAME" of the pods that claims in the model name */
-    size_t nwanted;
-} kept;
-
 /* A ResourceClaim or Pod as read (checked), kept as its text and not in
  * the model: a claim for admission one at a time, a Pod in case a claim
- * names it.  The model keeps those of the wrong shape, for the index to
- * refuse (located), and claims whose charge looks at their pod and the
- * other claims (dra_quota_pod_claim), whose pods read_done gives back. */
-static bool take(void *ctx, dra_kind kind, const dra_obj *o)
+ * names it.  The model keeps claims whose charge looks at their pod and
+ * the other claims (dra_quota_pod_claim), whose pods read_done gives back,
+ * and, but with k->fleet, those of the wrong shape, for the index to
+ * refuse (located); with k->fleet a claim of the wrong shape is text alone
+ * and a Pod of the wrong shape dropped. */
+bool dra_alloc_kept_take(void *ctx, dra_kind kind, const dra_obj *o)
 {
-    kept *k = ctx;
+    dra_alloc_kept *k = ctx;
     if (kind != DRA_KIND_RESOURCE_CLAIM && kind != DRA_KIND_POD)
         return false;
     dra_err *shape = kind == DRA_KIND_POD ? dra_check_pod_shape(o) : dra_check_claim_shape(o);
     bool bad = shape != NULL;
     dra_err_free(shape);
+    if (bad && k->fleet && kind == DRA_KIND_RESOURCE_CLAIM)
+        dra_fleet_claims_keep(&k->claims, o->json);
     if (bad)
-        return false;
+        return k->fleet;
     if (kind == DRA_KIND_POD) {
         k->at = dra_xgrow(k->at, k->pods.n, sizeof *k->at);
         k->at[k->pods.n] = (dra_obj){.file = o->file, .doc = o->doc, .line = o->line, .item = o->item};
@@ -119,11 +114,9 @@ static bool take(void *ctx, dra_kind kind, const dra_obj *o)
     return false;
 }
 
-/* Once all is read: the pods the claims kept in the model name, made again
- * from their texts into set (where they were read); the texts dropped. */
-static void read_done(void *ctx, dra_objset *set)
+void dra_alloc_kept_read_done(void *ctx, dra_objset *set)
 {
-    kept *k = ctx;
+    dra_alloc_kept *k = ctx;
     dra_strmap want = {0};
     for (size_t i = 0; i < k->nwanted; i++)
         dra_strmap_put(&want, k->wanted[i], strlen(k->wanted[i]), 1);
@@ -146,7 +139,7 @@ static void read_done(void *ctx, dra_objset *set)
     k->at = NULL;
 }
 
-static void kept_free(kept *k)
+void dra_alloc_kept_free(dra_alloc_kept *k)
 {
     dra_fleet_claims_free(&k->claims);
     dra_fleet_claims_free(&k->pods);
@@ -161,12 +154,12 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
     opts *x = p;
     input in;
     dra_err *e = dra_alloc_load_input(a, x, true, &in);
-    kept k = {0}; /* claims and pods as text, out of memory */
+    dra_alloc_kept k = {0}; /* claims and pods as text, out of memory */
     dra_tool_uses uses = {.kinds =
                               (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_CLASS) | (1u << DRA_KIND_POD),
                           .other = dra_is_resource_quota,
-                          .take = take,
-                          .read_done = read_done,
+                          .take = dra_alloc_kept_take,
+                          .read_done = dra_alloc_kept_read_done,
                           .ctx = &k};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
@@ -197,7 +190,7 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
     dra_tool_print_errs(stderr, dra_alloc_tool.prog, NULL, rl);
     dra_err_free(rl);
     json_decref(rep);
-    kept_free(&k);
+    dra_alloc_kept_free(&k);
     dra_alloc_input_free(&in);
     return e;
 }

@@ -111,6 +111,38 @@ PY2
     assert_output '[["ns/p-ext",2],["ns/p-ext-older",null]]'
 }
 
+@test "capacity counts a quota's use of extended-resource claims as quota does, less what their pod requests" {
+    gpu_pod ns 1 >"$T/in.yaml"
+    for c in b-ext:02 a-ext:01 c-ext:01; do cat <<Y
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: ${c%%:*}
+  namespace: ns
+  creationTimestamp: "2026-01-01T00:00:${c#*:}Z"
+  annotations: {resource.kubernetes.io/extended-resource-claim: "true"}
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u-p, controller: true}]
+spec:
+  devices:
+    requests:
+    - name: container-0-request-0
+      exactly: {deviceClassName: gpu.example.com, allocationMode: ExactCount, count: 2}
+Y
+    done >>"$T/in.yaml"
+    { echo ---; echo "$EXT_QUOTA" | sed 's/"[18]"/"10"/'; } >>"$T/in.yaml"
+    # a-ext, the pod's first claim, leaves out the pod's 1 example.com/gpu: 2 + 1 + 2
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -o json "$C/classes.yaml" "$T/in.yaml"
+    assert_success
+    run jq -c '.quotas[0].resources | map_values(.used)' <<<"$output"
+    want='{"requests.example.com/gpu":5,"requests.deviceclass.resource.kubernetes.io/gpu.example.com":6,"gpu.example.com.deviceclass.resource.k8s.io/devices":6}'
+    assert_output "$want"
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity -o json "$C/classes.yaml" "$T/in.yaml"
+    assert_success
+    run jq -c '.quotas[0].resources | map_values(.used)' <<<"$output"
+    assert_output "$want"
+}
+
 # Two claims of one GPU each in namespace ns.
 two_claims() {
     for n in a b; do cat <<Y

@@ -472,7 +472,8 @@ dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nno
     dra_selector_eval ev = dra_cel_selector_eval_new(o->features);
     dra_alloc_world *w = NULL;
     if (!e)
-        e = dra_alloc_world_of_model(m, o->packs, o->features, &ev, &w, NULL, NULL);
+        e = o->claims ? dra_alloc_world_of_fleet(m, o->packs, o->features, &ev, &w)
+                      : dra_alloc_world_of_model(m, o->packs, o->features, &ev, &w, NULL, NULL);
     json_t **held = NULL;
     size_t nheld = 0;
     if (!e && o->claims)
