@@ -80,13 +80,39 @@ void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, cons
     dra_quota_ledger_free(l);
 }
 
+/* Whether pod requests any resource whose name has a '/' (in a container,
+ * an init container or its overhead): only such a name can be an
+ * extended-resource claim's, so only such a pod changes its charge. */
+static bool asks_extended(const json_t *pod)
+{
+    const json_t *spec = dra_jfield(pod, "spec"), *c;
+    const char *lists[] = {"containers", "initContainers"};
+    for (size_t l = 0; l < 2; l++) {
+        size_t i;
+        json_array_foreach(dra_jfield(spec, lists[l]), i, c) {
+            const char *k;
+            const json_t *v;
+            json_object_foreach((json_t *)dra_jfield(dra_jfield(c, "resources"), "requests"), k, v)
+                if (strchr(k, '/'))
+                    return true;
+        }
+    }
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)dra_jfield(spec, "overhead"), k, v)
+        if (strchr(k, '/'))
+            return true;
+    return false;
+}
+
 /* A ResourceClaim or Pod as read (checked), kept as its text and not in
  * the model: a claim for admission one at a time, a Pod in case a claim
  * names it.  The model keeps claims whose charge looks at their pod and
  * the other claims (dra_quota_pod_claim), whose pods read_done gives back,
  * and, but with k->fleet, those of the wrong shape, for the index to
  * refuse (located); with k->fleet a claim of the wrong shape is text alone
- * and a Pod of the wrong shape dropped. */
+ * and a Pod of the wrong shape, or asking for no extended resource
+ * (asks_extended: its claims are charged in full either way), dropped. */
 bool dra_alloc_kept_take(void *ctx, dra_kind kind, const dra_obj *o)
 {
     dra_alloc_kept *k = ctx;
@@ -99,6 +125,8 @@ bool dra_alloc_kept_take(void *ctx, dra_kind kind, const dra_obj *o)
         dra_fleet_claims_keep(&k->claims, o->json);
     if (bad)
         return k->fleet;
+    if (k->fleet && kind == DRA_KIND_POD && !asks_extended(o->json))
+        return true;
     if (kind == DRA_KIND_POD) {
         k->at = dra_xgrow(k->at, k->pods.n, sizeof *k->at);
         k->at[k->pods.n] = (dra_obj){.file = o->file, .doc = o->doc, .line = o->line, .item = o->item};
