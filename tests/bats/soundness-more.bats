@@ -231,18 +231,9 @@ PY
 # ---- capacity agrees with the allocator ------------------------------------
 
 incomplete_pool() {
+    yaml_gpu_class
+    yaml_node node-a
     cat <<'EOF2'
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-a-gpu-1}
