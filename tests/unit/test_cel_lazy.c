@@ -432,4 +432,70 @@ UNIT_TEST(packed_device_reads_its_borrowed_driver)
     json_decref(j);
 }
 
+/* A selector's step tries first the position where it found its entry
+ * on the device before: devices of other layouts in turn (the id there in
+ * another domain, elsewhere, missing, given twice, past the end, many
+ * entries), packed and from text, answer as the full conversion. */
+UNIT_TEST(guessed_entry_answers_as_full_conversion)
+{
+    static const char *const devices[] = {
+        "{\"attributes\": {\"x\": {\"int\": 1}, \"model\": {\"string\": \"a\"}},"
+        " \"capacity\": {\"c\": {\"value\": \"1\"}, \"mem\": {\"value\": \"2Gi\"}}}",
+        "{\"attributes\": {\"y\": {\"int\": 1}, \"x.io/model\": {\"string\": \"a\"}},"
+        " \"capacity\": {\"c\": {\"value\": \"1\"}, \"x.io/mem\": {\"value\": \"2Gi\"}}}",
+        "{\"attributes\": {\"model\": {\"string\": \"a\"}, \"gpu.example.com/model\": {\"string\": \"b\"}}}",
+        "{\"attributes\": {\"a\": {\"int\": 1}, \"gpu.example.com/model\": {\"string\": \"a\"}},"
+        " \"capacity\": {\"mem\": {\"value\": \"1\"}, \"gpu.example.com/mem\": {\"value\": \"3Gi\"}}}",
+        "{\"attributes\": {\"model\": {\"string\": \"b\"}}, \"capacity\": {\"mem\": {\"value\": \"1\"}}}",
+        "{\"attributes\": {\"a0\": {\"int\": 0}, \"a1\": {\"int\": 1}, \"a2\": {\"int\": 2}, \"a3\": {\"int\": 3},"
+        " \"a4\": {\"int\": 4}, \"a5\": {\"int\": 5}, \"a6\": {\"int\": 6}, \"a7\": {\"int\": 7},"
+        " \"model\": {\"string\": \"a\"}, \"v\": {\"version\": \"2.0.0\"}}}",
+        "{\"attributes\": {\"x\": {\"int\": 1}, \"model\": {\"int\": 3}}}",
+        "{\"attributes\": {\"x\": {\"int\": 1}, \"mode\": {\"string\": \"a\"}}}",
+    };
+    static const char *const sels[] = {
+        "device.attributes[\"gpu.example.com\"].model == \"a\"",
+        "has(device.attributes[\"gpu.example.com\"].model)",
+        "device.capacity[\"gpu.example.com\"].mem.isGreaterThan(quantity(\"1Gi\"))",
+        "device.attributes[\"x.io\"].model == \"a\" || device.attributes[\"gpu.example.com\"].v.major() == 2",
+    };
+    cel_env *env = cel_dra_env_new(NULL);
+    cel_dra_reuse reuse = {0};
+    int compared = 0;
+    for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
+        cel_program *p = NULL;
+        CHECK(!cel_dra_compile(env, sels[s], strlen(sels[s]), &p));
+        for (int round = 0; round < 2; round++) {
+            for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+                size_t at = round ? sizeof devices / sizeof devices[0] - 1 - i : i; /* the other order too */
+                json_t *j = json_loads(devices[at], 0, NULL);
+                CHECK(j != NULL);
+                cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
+                cel_dra_device *text = from_text(j, "gpu.example.com", &(cel_dra_convert){0});
+                dra_slice_packs packs = {0};
+                cel_dra_device *pk = from_packed(j, "gpu.example.com", &(cel_dra_convert){0}, &packs, &reuse);
+                (void)cel_dra_device_value(full);
+                char b[512], t[512], k[512];
+                answer(p, full, b, sizeof b);
+                answer(p, pk, k, sizeof k);
+                answer(p, text, t, sizeof t);
+                if (strcmp(b, t) || strcmp(b, k))
+                    fprintf(stderr, "device %zu, %s: full %s, text %s, packed %s\n", at, sels[s], b, t, k);
+                CHECK_STR(k, b);
+                CHECK_STR(t, b);
+                compared++;
+                cel_dra_device_drop(pk, &reuse);
+                dra_slice_packs_free(&packs);
+                cel_dra_device_free(full);
+                cel_dra_device_free(text);
+                json_decref(j);
+            }
+        }
+        cel_program_free(p);
+    }
+    CHECK_INT(compared, 64);
+    cel_dra_reuse_free(&reuse);
+    cel_env_free(env);
+}
+
 UNIT_MAIN()

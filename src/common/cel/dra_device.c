@@ -565,7 +565,8 @@ static inline cel_dra_device *device_alloc(size_t na, size_t nc, size_t nroom, c
     d->how = *how;
     d->nobjs = 0;
     d->pending = NULL;
-    d->filled = 0;
+    d->filled = d->valued = 0;
+    d->unique_ids = false;
     return d;
 }
 
@@ -621,7 +622,7 @@ static cel_dra_device *build_tree_of(const char *text, size_t len, const char *d
 }
 
 /* d's entry i from `ents` (as dra_packed_entry_at reads them) and its
- * text; an object, if it needs one, is the next of its room. */
+ * text: its name, and its value unless dra_dev_value took it. */
 static void fill_one(cel_dra_device *d, const void *ents, size_t i)
 {
     const dra_packed_entry p = dra_packed_entry_at(ents, i);
@@ -633,12 +634,8 @@ static void fill_one(cel_dra_device *d, const void *ents, size_t i)
     x->idlen = p.nlen - p.dlen;
     x->tag = dev_tag_at(x->id, x->idlen, d->text + d->tlen);
     x->tag2 = dev_tag2(x->id, x->idlen);
-    x->s = p.val ? d->text + p.val : NULL; /* an int's or a bool's too: converted from it */
-    x->slen = p.vlen;
-    x->type = (uint8_t)p.type;
-    x->done = false;
-    if (x->type >= LZ_VERSION)
-        x->obj = d->nobjs++;
+    if (!(d->valued >> i & 1))
+        dra_dev_fill_value(d, &p, i);
     d->filled |= 1ull << i;
 }
 
@@ -648,13 +645,6 @@ static void fill(cel_dra_device *d, const void *ents)
     for (size_t i = 0, n = d->nattrs + d->ncaps; i < n; i++)
         if (!(d->filled >> i & 1))
             fill_one(d, ents, i);
-}
-
-dev_lazy *dra_dev_entry(cel_dra_device *d, size_t i)
-{
-    if (!(d->filled >> i & 1))
-        fill_one(d, d->pending, i);
-    return &d->ents[i];
 }
 
 void dra_dev_fill(cel_dra_device *d)
@@ -672,6 +662,7 @@ static inline cel_dra_device *build_facts(const char *text, size_t len, const dr
 {
     cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, copy ? f->nattrs + f->ncaps : f->nobjs, driver, !copy,
                                      f->allow, how, copy ? len : 0, r);
+    d->unique_ids = f->unique;
     if (copy) {
         char *own = (char *)d->text;
         memcpy(own, text, len);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../base/arena.h"
+#include "../model/packed.h"
 #include "value.h"
 
 typedef struct cel_dra_device cel_dra_device;
@@ -219,6 +220,8 @@ struct cel_dra_device {
     cel_dra_convert how;
     const char *driver;            /* in the allocation (own_driver), else the builder's */
     bool own_driver;               /* else borrowed (cel_dra_device_build_packed) */
+    bool unique_ids;               /* no two attributes share an id, nor two capacities (model/packed.h
+                                    * dra_packed_facts.unique): a leaf's entry is the one of its id */
     uint32_t nattrs, ncaps, nobjs; /* entries: nattrs attributes, then ncaps capacities */
     uint32_t nroom;                /* objects the allocation has room for */
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
@@ -226,6 +229,7 @@ struct cel_dra_device {
     const void *pending;           /* built from a packed slice: its entries' facts, until dra_dev_fill reads
                                     * them all into ents[]; else NULL */
     uint64_t filled;               /* bit i: ents[i] is filled (from pending, one by one as read) */
+    uint64_t valued;               /* bit i: ents[i]'s value is (dra_dev_value; a filled entry's is too) */
     cel_dra_reuse *reuse;          /* the builder's (cel_dra_device_build_packed), or NULL */
     /* an open-addressing table of the attributes' and of the capacities'
      * positions by id (dev_id_slot), when there are DRA_DEV_INDEX_MIN or
@@ -280,9 +284,30 @@ const dev_full *dra_dev_full(const cel_dra_device *d);
 const uint32_t *dra_dev_index(const cel_dra_device *d, bool caps);
 /* Fill d's entries from its pending facts (d->pending not NULL). */
 void dra_dev_fill(cel_dra_device *d);
-/* Entry i of d (d->pending not NULL), filled from its facts if it is not
- * yet (the others are left as they are). */
-dev_lazy *dra_dev_entry(cel_dra_device *d, size_t i);
+/* Entry i's value fields (s, slen, type, done, obj) from its facts p: an
+ * object, if it needs one, is the next of d's room. */
+static inline void dra_dev_fill_value(cel_dra_device *d, const dra_packed_entry *p, size_t i)
+{
+    dev_lazy *x = &d->ents[i];
+    x->s = p->val ? d->text + p->val : NULL; /* an int's or a bool's too: converted from it */
+    x->slen = p->vlen;
+    x->type = (uint8_t)p->type;
+    x->done = false;
+    if (x->type >= LZ_VERSION)
+        x->obj = d->nobjs++;
+    d->valued |= 1ull << i;
+}
+/* Entry i of d (d->pending not NULL) with its value fields set from its
+ * facts if they are not yet; its name is filled only by dra_dev_fill
+ * (read it from the facts until then). */
+static inline dev_lazy *dra_dev_value(cel_dra_device *d, size_t i)
+{
+    if (!(d->valued >> i & 1)) {
+        const dra_packed_entry p = dra_packed_entry_at(d->pending, i);
+        dra_dev_fill_value(d, &p, i);
+    }
+    return &d->ents[i];
+}
 /* Convert e, an entry of d, into e->val (its first read). */
 void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e);
 

@@ -94,6 +94,7 @@ typedef struct leaf_ref {
     size_t dlen, nlen;
     uint64_t tag, tag2;
     const cel_value *missing; /* ATTR / CAP: the "no such key" error */
+    uint32_t *guess;          /* ATTR / CAP / HAS_*: the step's guess (step.guess) */
 } leaf_ref;
 
 struct step {
@@ -111,6 +112,11 @@ struct step {
     uint64_t hash;
     cel_value dom, name;
     cel_value missing;
+    /* ATTR / CAP / HAS_*: the position in its section of the entry the
+     * last lookup found (devices of one slice, and most of a fleet, list
+     * the same names in the same order): tried first on a device whose
+     * ids are unique (dev_guess_find) */
+    uint32_t guess;
     leaf_ref self, a0, a00; /* this step, args[0] and args[0]->args[0] as leaves (link_plan) */
 };
 
@@ -393,7 +399,7 @@ static step *compile_plan(dra_arena *a, const cel_node *n, int depth)
     return specialise_call(a, n, p);
 }
 
-static leaf_ref leaf_of(const step *p)
+static leaf_ref leaf_of(step *p)
 {
     leaf_ref r = {.op = p->op, .sub = p->sub};
     if (p->op == S_CONST)
@@ -409,6 +415,7 @@ static leaf_ref leaf_of(const step *p)
         r.tag = dev_tag(r.name, r.nlen);
         r.tag2 = dev_tag2(r.name, r.nlen);
         r.missing = &p->missing;
+        r.guess = &p->guess;
     }
     return r;
 }
@@ -535,23 +542,77 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
-/* An attribute (caps false) or capacity by the leaf's domain and name
- * from the device's scan, converted on first read; NULL when it has none.
- * Sets *ambiguous (returning NULL) when the scan cannot answer alone
- * ("dom/id" and "id" both, dom being the driver's). */
-/* Whether e is the leaf's entry; *of_driver caches whether the leaf's
- * domain is the driver's (-1: not asked yet). */
-static inline bool lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev_lazy *e, int *of_driver)
+/* Whether an entry is the leaf's: its id and then its domain ("dom/id",
+ * or the driver's for "id"). */
+enum { E_OTHER_ID, E_LEAF, E_OTHER_DOMAIN };
+
+/* Whether the leaf's domain is the device's driver, asked once a lookup
+ * (*of_driver -1: not asked yet). */
+static inline bool leaf_of_driver(const cel_dra_device *d, const leaf_ref *r, int *of_driver)
+{
+    if (*of_driver < 0)
+        *of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
+    return *of_driver;
+}
+
+/* e against the leaf: E_*. */
+static inline int lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev_lazy *e, int *of_driver)
 {
     if (e->tag != r->tag || e->tag2 != r->tag2 || e->idlen != r->nlen ||
         (r->nlen > 16 && !same_bytes(e->id + 8, r->name + 8, r->nlen - 16)))
-        return false;
-    if (!e->dom) {
-        if (*of_driver < 0)
-            *of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
-        return *of_driver;
+        return E_OTHER_ID;
+    if (!e->dom)
+        return leaf_of_driver(d, r, of_driver) ? E_LEAF : E_OTHER_DOMAIN;
+    return e->dlen == r->dlen && same_bytes(e->dom, r->dom, r->dlen) ? E_LEAF : E_OTHER_DOMAIN;
+}
+
+/* Entry i of a packed device, not filled yet, against the leaf, from its
+ * facts: E_*. */
+static inline int pending_is(const cel_dra_device *d, const leaf_ref *r, size_t i, int *of_driver)
+{
+    const dra_packed_entry p = dra_packed_entry_at(d->pending, i);
+    const char *name = d->text + p.name, *id = name + p.dlen;
+    size_t idlen = (size_t)(p.nlen - p.dlen);
+    if (idlen != r->nlen || dev_tag_at(id, idlen, d->text + d->tlen) != r->tag || dev_tag2(id, idlen) != r->tag2 ||
+        (idlen > 16 && !same_bytes(id + 8, r->name + 8, idlen - 16)))
+        return E_OTHER_ID;
+    if (p.dlen)
+        return p.dlen - 1u == r->dlen && same_bytes(name, r->dom, r->dlen) ? E_LEAF : E_OTHER_DOMAIN;
+    return leaf_of_driver(d, r, of_driver) ? E_LEAF : E_OTHER_DOMAIN;
+}
+
+/* Entry i of d (absolute), converted: its value (a string's inline). */
+static inline const cel_value *entry_value(const cel_dra_device *d, size_t i)
+{
+    dev_lazy *e = d->pending ? dra_dev_value((cel_dra_device *)d, i) : (dev_lazy *)&d->ents[i];
+    if (!e->done) {
+        if (e->type == LZ_STRING) {
+            e->val = cel_string(e->s, e->slen);
+            e->done = true;
+        } else {
+            dra_dev_lazy_convert((cel_dra_device *)d, e);
+        }
     }
-    return e->dlen == r->dlen && same_bytes(e->dom, r->dom, r->dlen);
+    return &e->val;
+}
+
+/* The leaf's entry by its guess (the position the last lookup found) on a
+ * device whose ids are unique in each section: the entry there of the
+ * leaf's id is the only one that can be the leaf's, so its domain
+ * answers.  False when the guess holds another id (then look). */
+static inline bool dev_guess_find(const cel_dra_device *d, const leaf_ref *r, bool caps, const cel_value **out)
+{
+    size_t g = *r->guess;
+    if (!d->unique_ids || g >= (caps ? d->ncaps : d->nattrs))
+        return false;
+    g += caps ? d->nattrs : 0;
+    int of_driver = -1;
+    int is =
+        d->pending && !(d->filled >> g & 1) ? pending_is(d, r, g, &of_driver) : lazy_is(d, r, &d->ents[g], &of_driver);
+    if (is == E_OTHER_ID)
+        return false;
+    *out = is == E_LEAF ? entry_value(d, g) : NULL;
+    return true;
 }
 
 /* dev_lazy_find on a packed device whose entries are not all filled:
@@ -559,24 +620,10 @@ static inline bool lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev
 static inline const cel_value *dev_pending_find(const cel_dra_device *d, const leaf_ref *r, bool caps, bool *ambiguous)
 {
     size_t from = caps ? d->nattrs : 0, to = from + (caps ? d->ncaps : d->nattrs), hit = SIZE_MAX;
-    const char *end = d->text + d->tlen;
     int of_driver = -1;
     for (size_t i = from; i < to; i++) {
-        const dra_packed_entry p = dra_packed_entry_at(d->pending, i);
-        const char *name = d->text + p.name, *id = name + p.dlen;
-        size_t idlen = (size_t)(p.nlen - p.dlen);
-        if (idlen != r->nlen || dev_tag_at(id, idlen, end) != r->tag || dev_tag2(id, idlen) != r->tag2 ||
-            (idlen > 16 && !same_bytes(id + 8, r->name + 8, idlen - 16)))
+        if (pending_is(d, r, i, &of_driver) != E_LEAF)
             continue;
-        if (p.dlen) {
-            if (p.dlen - 1u != r->dlen || !same_bytes(name, r->dom, r->dlen))
-                continue;
-        } else {
-            if (of_driver < 0)
-                of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
-            if (!of_driver)
-                continue;
-        }
         if (hit != SIZE_MAX) {
             *ambiguous = true;
             return NULL;
@@ -585,14 +632,19 @@ static inline const cel_value *dev_pending_find(const cel_dra_device *d, const l
     }
     if (hit == SIZE_MAX)
         return NULL;
-    dev_lazy *e = dra_dev_entry((cel_dra_device *)d, hit);
-    if (!e->done)
-        dra_dev_lazy_convert((cel_dra_device *)d, e);
-    return &e->val;
+    *r->guess = (uint32_t)(hit - from);
+    return entry_value(d, hit);
 }
 
+/* An attribute (caps false) or capacity by the leaf's domain and name
+ * from the device's scan, converted on first read; NULL when it has none.
+ * Sets *ambiguous (returning NULL) when the scan cannot answer alone
+ * ("dom/id" and "id" both, dom being the driver's). */
 static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf_ref *r, bool caps, bool *ambiguous)
 {
+    const cel_value *v;
+    if (dev_guess_find(d, r, caps, &v))
+        return v;
     if (d->pending) { /* a packed device's entries, not all read yet */
         if ((caps ? d->ncaps : d->nattrs) < DRA_DEV_INDEX_MIN)
             return dev_pending_find(d, r, caps, ambiguous);
@@ -604,7 +656,7 @@ static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf
     if (slots) { /* many entries, read often: only the slots of the leaf's id */
         uint32_t mask = d->mask[caps];
         for (size_t k = dev_id_slot(r->tag, r->tag2, r->nlen, mask); slots[k] != DRA_DEV_NO_ENTRY; k = (k + 1) & mask) {
-            if (!lazy_is(d, r, ents + slots[k], &of_driver))
+            if (lazy_is(d, r, ents + slots[k], &of_driver) != E_LEAF)
                 continue;
             if (hit) {
                 *ambiguous = true;
@@ -614,7 +666,7 @@ static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf
         }
     } else {
         for (dev_lazy *e = ents, *end = e + (caps ? d->ncaps : d->nattrs); e < end; e++) {
-            if (!lazy_is(d, r, e, &of_driver))
+            if (lazy_is(d, r, e, &of_driver) != E_LEAF)
                 continue;
             if (hit) {
                 *ambiguous = true;
@@ -623,9 +675,12 @@ static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf
             hit = e;
         }
     }
-    if (hit && !hit->done)
+    if (!hit)
+        return NULL;
+    *r->guess = (uint32_t)(hit - ents);
+    if (!hit->done)
         dra_dev_lazy_convert((cel_dra_device *)d, hit);
-    return hit ? &hit->val : NULL;
+    return &hit->val;
 }
 
 /* An attribute (caps false) or capacity by the leaf's domain and name:

@@ -372,6 +372,18 @@ static bool t_device(tscan *t, dra_packed_facts *f)
     return true;
 }
 
+/* Whether no two of the n entries share an id: then the one entry of a
+ * selector's id answers for its section alone (cel/dra_plan.c). */
+static bool ids_unique(const char *text, const dra_packed_entry *e, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++)
+            if (e[i].nlen - e[i].dlen == e[j].nlen - e[j].dlen &&
+                !memcmp(text + e[i].name + e[i].dlen, text + e[j].name + e[j].dlen, (size_t)(e[i].nlen - e[i].dlen)))
+                return false;
+    return true;
+}
+
 bool dra_packed_scan(const char *text, size_t len, dra_packed_facts *f)
 {
     f->allow = false;
@@ -381,15 +393,16 @@ bool dra_packed_scan(const char *text, size_t len, dra_packed_facts *f)
     dra_buf_free(&t.scratch);
     for (uint32_t i = 0; f->plain && i < f->nattrs + f->ncaps; i++)
         f->nobjs += f->ents[i].type >= DRA_PACKED_VERSION;
+    f->unique = f->plain && ids_unique(text, f->ents, f->nattrs) && ids_unique(text, f->ents + f->nattrs, f->ncaps);
     return f->plain;
 }
 
 /* The facts as stored after a device's NUL: a byte of flags (1 plain,
- * 2 allow), the numbers of attributes, of capacities and of objects (a
+ * 2 allow, 4 unique), the numbers of attributes, of capacities and of objects (a
  * byte each), then the entries. */
 static void facts_put(dra_buf *b, const dra_packed_facts *f)
 {
-    dra_buf_putc(b, (char)((f->plain ? 1 : 0) | (f->allow ? 2 : 0)));
+    dra_buf_putc(b, (char)((f->plain ? 1 : 0) | (f->allow ? 2 : 0) | (f->plain && f->unique ? 4 : 0)));
     dra_buf_putc(b, (char)(f->plain ? f->nattrs : 0));
     dra_buf_putc(b, (char)(f->plain ? f->ncaps : 0));
     dra_buf_putc(b, (char)(f->plain ? f->nobjs : 0));
@@ -407,6 +420,7 @@ const void *dra_packed_facts_of(const char *text, size_t len, dra_packed_facts *
     const unsigned char *at = (const unsigned char *)text + len + 1;
     f->plain = at[0] & 1;
     f->allow = (at[0] & 2) != 0;
+    f->unique = (at[0] & 4) != 0;
     f->nattrs = at[1];
     f->ncaps = at[2];
     f->nobjs = at[3];

@@ -68,6 +68,7 @@ typedef struct dra_packed_entry {
 typedef struct dra_packed_facts {
     bool plain;             /* every entry converts plainly (else nothing below is set) */
     bool allow;             /* allowMultipleAllocations is true */
+    bool unique;            /* no two attributes share an id (the name without its domain), nor two capacities */
     uint32_t nattrs, ncaps; /* entries: nattrs attributes, then ncaps capacities */
     uint32_t nobjs;         /* of them, versions and quantities */
     dra_packed_entry ents[DRA_PACKED_ENTRIES_MAX];
