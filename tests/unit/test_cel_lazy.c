@@ -498,4 +498,48 @@ UNIT_TEST(guessed_entry_answers_as_full_conversion)
     cel_env_free(env);
 }
 
+/* A plain version read is passed on through reuse to the next device:
+ * devices of the same, other and unusual versions in turn answer as the
+ * full conversion. */
+UNIT_TEST(reused_version_answers_as_full_conversion)
+{
+    static const char *const versions[] = {"1.2.3",  "1.2.3",  "1.2.4",   "1.2.3-rc.1", "1.2.3",
+                                           "11.2.3", "1.2.30", "1.2.3+b", "1.2.3"};
+    static const char *const sels[] = {
+        "device.attributes[\"gpu.example.com\"].v.patch() == 3",
+        "device.attributes[\"gpu.example.com\"].v.isLessThan(semver(\"1.2.3\"))",
+        "device.attributes[\"gpu.example.com\"].v.compareTo(semver(\"1.2.3\")) == 0",
+    };
+    cel_env *env = cel_dra_env_new(NULL);
+    cel_dra_reuse reuse = {0};
+    int compared = 0;
+    for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
+        cel_program *p = NULL;
+        CHECK(!cel_dra_compile(env, sels[s], strlen(sels[s]), &p));
+        for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+            char dev[256];
+            snprintf(dev, sizeof dev, "{\"attributes\": {\"v\": {\"version\": \"%s\"}}}", versions[i]);
+            json_t *j = json_loads(dev, 0, NULL);
+            CHECK(j != NULL);
+            cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
+            dra_slice_packs packs = {0};
+            cel_dra_device *pk = from_packed(j, "gpu.example.com", &(cel_dra_convert){0}, &packs, &reuse);
+            (void)cel_dra_device_value(full);
+            char b[512], k[512];
+            answer(p, full, b, sizeof b);
+            answer(p, pk, k, sizeof k);
+            CHECK_STR(k, b);
+            compared++;
+            cel_dra_device_drop(pk, &reuse);
+            dra_slice_packs_free(&packs);
+            cel_dra_device_free(full);
+            json_decref(j);
+        }
+        cel_program_free(p);
+    }
+    CHECK_INT(compared, 27);
+    cel_dra_reuse_free(&reuse);
+    cel_env_free(env);
+}
+
 UNIT_MAIN()

@@ -732,7 +732,16 @@ void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
     case LZ_VERSION: {
         cel_object *o = &d->objs[e->obj];
         uint64_t part[3];
-        if (dra_packed_version_quick(e->s, e->slen, part)) { /* as dra_semver_parse reads "N.N.N" */
+        cel_dra_reuse *r = d->reuse;
+        bool quick = r && r->vlen && r->vlen == e->slen && !memcmp(r->vtext, e->s, e->slen);
+        if (quick) { /* the version the device before had */
+            memcpy(part, r->vpart, sizeof part);
+        } else if ((quick = dra_packed_version_quick(e->s, e->slen, part)) && r && e->slen <= sizeof r->vtext) {
+            memcpy(r->vtext, e->s, e->slen); /* as dra_semver_parse reads "N.N.N" */
+            r->vlen = e->slen;
+            memcpy(r->vpart, part, sizeof part);
+        }
+        if (quick) {
             o->kind = CEL_OBJ_SEMVER;
             o->by_pointer = false;
             o->u.semver.major = part[0];

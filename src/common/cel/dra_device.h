@@ -64,7 +64,7 @@ cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const ch
                                           const cel_dra_convert *how);
 /* What one caller's devices pass on to the next (cel_dra_device_build_packed,
  * cel_dra_device_drop): a dropped device's block, and the last capacity
- * value parsed (a fleet's devices mostly share theirs).  Start zeroed;
+ * value and plain version parsed (a fleet's devices mostly share theirs).  Start zeroed;
  * owned by the caller, who frees it with cel_dra_reuse_free after the
  * last device built with it is dropped or freed. */
 typedef struct cel_dra_reuse {
@@ -75,6 +75,9 @@ typedef struct cel_dra_reuse {
     unsigned qrules;
     char qtext[DRA_QUANTITY_TEXTMAX];
     dra_quantity q;
+    uint32_t vlen; /* vtext holds the last "N.N.N" version read (vlen bytes), vpart its numbers; 0: none */
+    char vtext[32];
+    uint64_t vpart[3];
 } cel_dra_reuse;
 /* The same from `text`, a device of a packed slice (model/packed.h
  * dra_packed_next) of len bytes, by the facts its slice holds with it: no
