@@ -510,28 +510,32 @@ cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, d
  * tlen is not 0: in the block r keeps when it is large enough, else a new
  * one.  The driver's name is copied into it, or borrowed when `borrow`
  * (the caller keeps it as long as the device). */
-static inline cel_dra_device *device_alloc(size_t na, size_t nc, size_t nroom, const char *driver, bool borrow,
-                                           bool allow, const cel_dra_convert *how, size_t tlen, cel_dra_reuse *r)
+static inline __attribute__((always_inline)) cel_dra_device *device_alloc(size_t na, size_t nc, size_t nroom,
+                                                                          const char *driver, bool borrow, bool allow,
+                                                                          const cel_dra_convert *how, size_t tlen,
+                                                                          cel_dra_reuse *r)
 {
-    size_t ia = index_size(na), ic = index_size(nc), ni = ia + ic;
-    size_t need = sizeof(cel_dra_device) + (na + nc) * sizeof(dev_lazy) + nroom * sizeof(cel_object) +
-                  ni * sizeof(uint32_t) + (tlen ? tlen + 1 : 0);
-    size_t dl = 0;
-    if (!borrow) {
-        dl = strlen(driver);
-        need += dl + 1;
-    }
-    cel_dra_device *d;
-    bool same = false; /* a block of this layout with a borrowed driver: its fixed fields stand */
-    if (r && r->block && r->size >= need) {
-        d = r->block;
+    cel_dra_device *d = r ? r->block : NULL;
+    /* a block of this layout with a borrowed driver: its fixed fields stand, its size fits */
+    bool same = borrow && !tlen && d && !d->own_driver && d->nattrs == na && d->ncaps == nc && d->nroom == nroom;
+    size_t need, dl = 0;
+    if (same) {
         need = r->size;
         r->block = NULL;
-        same = borrow && !d->own_driver && d->nattrs == na && d->ncaps == nc && d->nroom == nroom;
     } else {
-        d = dra_xmalloc(need);
-    }
-    if (!same) {
+        size_t ia = index_size(na), ic = index_size(nc), ni = ia + ic;
+        need = sizeof(cel_dra_device) + (na + nc) * sizeof(dev_lazy) + nroom * sizeof(cel_object) +
+               ni * sizeof(uint32_t) + (tlen ? tlen + 1 : 0);
+        if (!borrow) {
+            dl = strlen(driver);
+            need += dl + 1;
+        }
+        if (d && r->size >= need) {
+            need = r->size;
+            r->block = NULL;
+        } else {
+            d = dra_xmalloc(need);
+        }
         d->nroom = (uint32_t)nroom;
         d->objs = (cel_object *)(d->ents + na + nc);
         uint32_t *slots = (uint32_t *)(d->objs + nroom);
@@ -657,8 +661,10 @@ void dra_dev_fill(cel_dra_device *d)
  * dra_packed_entry_at reads them), reading the text at `text`: copied
  * into the device and its entries filled when copy is true, else
  * borrowed and its entries filled when first read (dra_dev_fill). */
-static inline cel_dra_device *build_facts(const char *text, size_t len, const dra_packed_facts *f, const void *ents,
-                                          const char *driver, const cel_dra_convert *how, bool copy, cel_dra_reuse *r)
+static inline __attribute__((always_inline)) cel_dra_device *build_facts(const char *text, size_t len,
+                                                                         const dra_packed_facts *f, const void *ents,
+                                                                         const char *driver, const cel_dra_convert *how,
+                                                                         bool copy, cel_dra_reuse *r)
 {
     cel_dra_device *d = device_alloc(f->nattrs, f->ncaps, copy ? f->nattrs + f->ncaps : f->nobjs, driver, !copy,
                                      f->allow, how, copy ? len : 0, r);
