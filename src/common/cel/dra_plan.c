@@ -548,7 +548,8 @@ enum { E_OTHER_ID, E_LEAF, E_OTHER_DOMAIN };
 
 /* Whether the leaf's domain is the device's driver, asked once a lookup
  * (*of_driver -1: not asked yet). */
-static inline bool leaf_of_driver(const cel_dra_device *d, const leaf_ref *r, int *of_driver)
+static inline __attribute__((always_inline)) bool leaf_of_driver(const cel_dra_device *d, const leaf_ref *r,
+                                                                 int *of_driver)
 {
     if (*of_driver < 0)
         *of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
@@ -568,7 +569,8 @@ static inline int lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev_
 
 /* Entry i of a packed device, not filled yet, against the leaf, from its
  * facts: E_*. */
-static inline int pending_is(const cel_dra_device *d, const leaf_ref *r, size_t i, int *of_driver)
+static inline __attribute__((always_inline)) int pending_is(const cel_dra_device *d, const leaf_ref *r, size_t i,
+                                                            int *of_driver)
 {
     const dra_packed_entry p = dra_packed_entry_at(d->pending, i);
     const char *name = d->text + p.name, *id = name + p.dlen;
@@ -582,7 +584,7 @@ static inline int pending_is(const cel_dra_device *d, const leaf_ref *r, size_t 
 }
 
 /* Entry i of d (absolute), converted: its value (a string's inline). */
-static inline const cel_value *entry_value(const cel_dra_device *d, size_t i)
+static inline __attribute__((always_inline)) const cel_value *entry_value(const cel_dra_device *d, size_t i)
 {
     dev_lazy *e = d->pending ? dra_dev_value((cel_dra_device *)d, i) : (dev_lazy *)&d->ents[i];
     if (!e->done) {
@@ -600,7 +602,8 @@ static inline const cel_value *entry_value(const cel_dra_device *d, size_t i)
  * device whose ids are unique in each section: the entry there of the
  * leaf's id is the only one that can be the leaf's, so its domain
  * answers.  False when the guess holds another id (then look). */
-static inline bool dev_guess_find(const cel_dra_device *d, const leaf_ref *r, bool caps, const cel_value **out)
+static inline __attribute__((always_inline)) bool dev_guess_find(const cel_dra_device *d, const leaf_ref *r, bool caps,
+                                                                 const cel_value **out)
 {
     size_t g = *r->guess;
     if (!d->unique_ids || g >= (caps ? d->ncaps : d->nattrs))
@@ -642,9 +645,6 @@ static inline const cel_value *dev_pending_find(const cel_dra_device *d, const l
  * ("dom/id" and "id" both, dom being the driver's). */
 static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf_ref *r, bool caps, bool *ambiguous)
 {
-    const cel_value *v;
-    if (dev_guess_find(d, r, caps, &v))
-        return v;
     if (d->pending) { /* a packed device's entries, not all read yet */
         if ((caps ? d->ncaps : d->nattrs) < DRA_DEV_INDEX_MIN)
             return dev_pending_find(d, r, caps, ambiguous);
@@ -686,7 +686,7 @@ static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf
 /* An attribute (caps false) or capacity by the leaf's domain and name:
  * from the device's scan, else from the full conversion's table; NULL
  * when the device has none. */
-static inline const cel_value *dev_find(const cel_dra_device *d, const leaf_ref *r, bool caps)
+static __attribute__((noinline)) const cel_value *dev_find_read(const cel_dra_device *d, const leaf_ref *r, bool caps)
 {
     if (!d->full) {
         bool ambiguous = false;
@@ -696,6 +696,17 @@ static inline const cel_value *dev_find(const cel_dra_device *d, const leaf_ref 
     }
     const dev_full *f = dra_dev_full(d);
     return table_find(caps ? &f->caps : &f->attrs, r->hash, r->key, r->klen);
+}
+
+/* The same, inline where the leaf's guess answers (dev_guess_find), else
+ * by reading the device (dev_find_read). */
+static inline __attribute__((always_inline)) const cel_value *dev_find(const cel_dra_device *d, const leaf_ref *r,
+                                                                       bool caps)
+{
+    const cel_value *v;
+    if (!d->full && dev_guess_find(d, r, caps, &v))
+        return v;
+    return dev_find_read(d, r, caps);
 }
 
 /* has() of an attribute or capacity: an entry holding an error (1.38's
@@ -712,7 +723,7 @@ static inline int has_leaf(plan_ctx *c, const step *p)
 
 /* Field, table and constant reads, done inline without copying: the
  * value's address (in the device or the plan), or NULL for other steps. */
-static inline const cel_value *leaf_ptr(plan_ctx *c, const leaf_ref *r)
+static inline __attribute__((always_inline)) const cel_value *leaf_ptr(plan_ctx *c, const leaf_ref *r)
 {
     const cel_value *v;
     switch (r->op) {
@@ -808,7 +819,7 @@ static inline bool cmp_holds(int cmp, int order)
 
 static inline bool same_string(const cel_value *v, const cel_value *lit)
 {
-    return v->v.s.len == lit->v.s.len && (v->v.s.len == 0 || memcmp(v->v.s.ptr, lit->v.s.ptr, v->v.s.len) == 0);
+    return v->v.s.len == lit->v.s.len && same_bytes(v->v.s.ptr, lit->v.s.ptr, v->v.s.len);
 }
 
 /* The usual cases of the typed tests, inline where a test is evaluated
