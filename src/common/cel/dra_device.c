@@ -739,7 +739,7 @@ void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
         cel_object *o = &d->objs[e->obj];
         uint64_t part[3];
         cel_dra_reuse *r = d->reuse;
-        bool quick = r && r->vlen && r->vlen == e->slen && !memcmp(r->vtext, e->s, e->slen);
+        bool quick = r && r->vlen && r->vlen == e->slen && dev_same_bytes(r->vtext, e->s, e->slen);
         if (quick) { /* the version the device before had */
             memcpy(part, r->vpart, sizeof part);
         } else if ((quick = dra_packed_version_quick(e->s, e->slen, part)) && r && e->slen <= sizeof r->vtext) {
@@ -770,7 +770,7 @@ void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
         cel_dra_reuse *r = d->reuse;
         o->kind = CEL_OBJ_QUANTITY;
         o->by_pointer = false;
-        if (r && r->qset && r->qrules == d->how.quantity_rules && r->qlen == qn && !memcmp(r->qtext, qs, qn)) {
+        if (r && r->qset && r->qrules == d->how.quantity_rules && r->qlen == qn && dev_same_bytes(r->qtext, qs, qn)) {
             o->u.quantity = r->q; /* the value the device before had */
         } else {
             memset(&o->u, 0, sizeof o->u);
@@ -802,7 +802,8 @@ void cel_dra_device_drop(cel_dra_device *d, cel_dra_reuse *r)
     full_free(d->full);
     json_decref(d->json);
     if (r && (!r->block || r->size < d->block)) { /* the larger block stays */
-        free(r->block);
+        if (r->block)
+            free(r->block);
         r->block = d;
         r->size = d->block;
     } else {

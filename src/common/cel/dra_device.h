@@ -196,6 +196,36 @@ static inline uint64_t dev_tag_at(const char *s, size_t n, const char *end)
     return dev_tag(s, n);
 }
 
+/* Short strings compared inline, a word at a time (of four bytes or
+ * more, the last word overlapping the one before). */
+static inline bool dev_same_bytes(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+    if (n >= 4 && n < 8) {
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, a, 4);
+        memcpy(&y0, b, 4);
+        memcpy(&x1, a + n - 4, 4);
+        memcpy(&y1, b + n - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    for (; n; n--)
+        if (*a++ != *b++)
+            return false;
+    return true;
+}
+
 /* The last eight bytes of a name longer than eight, else 0. */
 static inline uint64_t dev_tag2(const char *s, size_t n)
 {

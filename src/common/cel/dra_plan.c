@@ -520,28 +520,6 @@ static inline const cel_value *dev_field(const cel_dra_device *d, int sub)
     return sub == DEV_DRIVER || sub == DEV_ALLOW ? &d->fields[sub] : &dra_dev_full(d)->fields[sub];
 }
 
-/* Short strings compared inline, a word at a time (of eight bytes or
- * more, the last word overlapping the one before). */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    uint64_t x, y;
-    if (n >= 8) {
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            memcpy(&x, a + i, 8);
-            memcpy(&y, b + i, 8);
-            if (x != y)
-                return false;
-        }
-        memcpy(&x, a + n - 8, 8);
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    for (; n; n--)
-        if (*a++ != *b++)
-            return false;
-    return true;
-}
-
 /* Whether an entry is the leaf's: its id and then its domain ("dom/id",
  * or the driver's for "id"). */
 enum { E_OTHER_ID, E_LEAF, E_OTHER_DOMAIN };
@@ -552,7 +530,7 @@ static inline __attribute__((always_inline)) bool leaf_of_driver(const cel_dra_d
                                                                  int *of_driver)
 {
     if (*of_driver < 0)
-        *of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
+        *of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && dev_same_bytes(r->dom, d->driver, r->dlen);
     return *of_driver;
 }
 
@@ -560,11 +538,11 @@ static inline __attribute__((always_inline)) bool leaf_of_driver(const cel_dra_d
 static inline int lazy_is(const cel_dra_device *d, const leaf_ref *r, const dev_lazy *e, int *of_driver)
 {
     if (e->tag != r->tag || e->tag2 != r->tag2 || e->idlen != r->nlen ||
-        (r->nlen > 16 && !same_bytes(e->id + 8, r->name + 8, r->nlen - 16)))
+        (r->nlen > 16 && !dev_same_bytes(e->id + 8, r->name + 8, r->nlen - 16)))
         return E_OTHER_ID;
     if (!e->dom)
         return leaf_of_driver(d, r, of_driver) ? E_LEAF : E_OTHER_DOMAIN;
-    return e->dlen == r->dlen && same_bytes(e->dom, r->dom, r->dlen) ? E_LEAF : E_OTHER_DOMAIN;
+    return e->dlen == r->dlen && dev_same_bytes(e->dom, r->dom, r->dlen) ? E_LEAF : E_OTHER_DOMAIN;
 }
 
 /* Entry i of a packed device, not filled yet, against the leaf, from its
@@ -576,10 +554,10 @@ static inline __attribute__((always_inline)) int pending_is(const cel_dra_device
     const char *name = d->text + p.name, *id = name + p.dlen;
     size_t idlen = (size_t)(p.nlen - p.dlen);
     if (idlen != r->nlen || dev_tag_at(id, idlen, d->text + d->tlen) != r->tag || dev_tag2(id, idlen) != r->tag2 ||
-        (idlen > 16 && !same_bytes(id + 8, r->name + 8, idlen - 16)))
+        (idlen > 16 && !dev_same_bytes(id + 8, r->name + 8, idlen - 16)))
         return E_OTHER_ID;
     if (p.dlen)
-        return p.dlen - 1u == r->dlen && same_bytes(name, r->dom, r->dlen) ? E_LEAF : E_OTHER_DOMAIN;
+        return p.dlen - 1u == r->dlen && dev_same_bytes(name, r->dom, r->dlen) ? E_LEAF : E_OTHER_DOMAIN;
     return leaf_of_driver(d, r, of_driver) ? E_LEAF : E_OTHER_DOMAIN;
 }
 
@@ -819,7 +797,7 @@ static inline bool cmp_holds(int cmp, int order)
 
 static inline bool same_string(const cel_value *v, const cel_value *lit)
 {
-    return v->v.s.len == lit->v.s.len && same_bytes(v->v.s.ptr, lit->v.s.ptr, v->v.s.len);
+    return v->v.s.len == lit->v.s.len && dev_same_bytes(v->v.s.ptr, lit->v.s.ptr, v->v.s.len);
 }
 
 /* The usual cases of the typed tests, inline where a test is evaluated

@@ -415,18 +415,6 @@ static size_t facts_size(const char *at)
     return 4 + ((size_t)(unsigned char)at[1] + (unsigned char)at[2]) * sizeof(dra_packed_entry);
 }
 
-const void *dra_packed_facts_of(const char *text, size_t len, dra_packed_facts *f)
-{
-    const unsigned char *at = (const unsigned char *)text + len + 1;
-    f->plain = at[0] & 1;
-    f->allow = (at[0] & 2) != 0;
-    f->unique = (at[0] & 4) != 0;
-    f->nattrs = at[1];
-    f->ncaps = at[2];
-    f->nobjs = at[3];
-    return at + 4;
-}
-
 void dra_slice_pack(dra_slice_packs *p, const json_t *slice)
 {
     json_t *spec = json_object_get(slice, "spec");
