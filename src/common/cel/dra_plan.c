@@ -448,10 +448,22 @@ void dra_plan_build(cel_program *p)
 
 typedef struct plan_ctx {
     const cel_dra_device *dev;
-    cel_call_ctx cx;
-    bool used_scratch; /* something may have allocated: reset after the match */
-    cel_value other;   /* test(): the non-bool result (an error or another value) */
+    cel_program *prog;
+    bool used_scratch; /* something may have allocated (cx is set): reset after the match */
+    cel_call_ctx cx;   /* for calls and errors, set by call_ctx */
+    cel_value other;   /* test(): the non-bool result (an error or another value), set with T_OTHER */
 } plan_ctx;
+
+/* The context for a call or an error value, set on first use (most
+ * matches need none); whatever it allocates is reset after the match. */
+static cel_call_ctx *call_ctx(plan_ctx *c)
+{
+    if (!c->used_scratch) {
+        c->used_scratch = true;
+        c->cx = (cel_call_ctx){.scratch = &c->prog->scratch, .regexes = c->prog->regexes, .flags = c->prog->flags};
+    }
+    return &c->cx;
+}
 
 enum { T_FALSE = 0, T_TRUE = 1, T_OTHER = 2 };
 
@@ -467,24 +479,22 @@ static cel_value plan_lookup(plan_ctx *c, cel_value obj, const cel_value *key, b
             return *v;
         if (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY)
             return cel_mapval(&cel_empty_map);
-        c->used_scratch = true;
-        return cel_no_such_key(c->cx.scratch, key);
+        return cel_no_such_key(call_ctx(c)->scratch, key);
     }
     if (obj.kind == CEL_ERROR)
         return obj;
-    c->used_scratch = true;
     if (obj.kind == CEL_LIST && !is_select)
-        return cel_errorf_s(c->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(key));
-    return cel_no_such_key(c->cx.scratch, key); /* a value with no keys (attributes.go refQualify) */
+        return cel_errorf_s(call_ctx(c)->scratch, "unsupported index type '%s' in list", cel_value_type_name(key));
+    return cel_no_such_key(call_ctx(c)->scratch, key); /* a value with no keys (attributes.go refQualify) */
 }
 
 /* The checker's overloads, dispatched on the argument values: the general
  * path, and the fallback of typed steps for other runtime types. */
 static cel_value dispatch(plan_ctx *c, const cel_node *n, const cel_value *args, size_t nargs)
 {
-    c->used_scratch = true;
+    cel_call_ctx *cx = call_ctx(c);
     const cel_overload *o = dispatched(n, args, nargs);
-    return o ? o->impl(&c->cx, args, nargs) : cel_eval_no_overload(&c->cx, n, args, nargs);
+    return o ? o->impl(cx, args, nargs) : cel_eval_no_overload(cx, n, args, nargs);
 }
 
 static inline int as_test(plan_ctx *c, cel_value v)
@@ -1029,7 +1039,10 @@ static __attribute__((noinline)) dra_err *match_plan(cel_program *p, const step 
 {
     if (d->error)
         return dra_plan_device_error(d);
-    plan_ctx c = {.dev = d, .cx = {.scratch = &p->scratch, .regexes = p->regexes, .flags = p->flags}};
+    plan_ctx c;
+    c.dev = d;
+    c.prog = p;
+    c.used_scratch = false;
     int t = quick_test(&c, pl);
     if (t == T_OTHER)
         return plan_result_error(p, &c);
