@@ -542,4 +542,65 @@ UNIT_TEST(reused_version_answers_as_full_conversion)
     cel_env_free(env);
 }
 
+/* A step ordering a capacity against a constant quantity keeps the order
+ * of the last capacity text it ordered: devices of the same, other and
+ * missing capacities in turn, under each release's parse rules, answer as
+ * the full conversion, also when a second selector reads the value. */
+UNIT_TEST(remembered_capacity_order_answers_as_full_conversion)
+{
+    static const char *const caps[] = {"8Gi", "8Gi",   "1Gi", "1024Mi", "8Gi", NULL,
+                                       "8Gi", "1.5Gi", "0",   "1Gi",    "1Gi", "8589934592"};
+    static const char *const sels[] = {
+        "device.capacity[\"gpu.example.com\"].mem.isGreaterThan(quantity(\"1Gi\"))",
+        "device.capacity[\"gpu.example.com\"].mem.compareTo(quantity(\"1Gi\")) >= 0",
+        "device.capacity[\"gpu.example.com\"].mem.isLessThan(quantity(\"1Gi\")) || "
+        "device.capacity[\"gpu.example.com\"].mem.compareTo(quantity(\"8Gi\")) == 0",
+    };
+    const char *again = "device.capacity[\"gpu.example.com\"].mem.compareTo(quantity(\"1536Mi\")) < 0";
+    cel_env *env = cel_dra_env_new(NULL);
+    cel_program *q = NULL;
+    CHECK(!cel_dra_compile(env, again, strlen(again), &q));
+    cel_dra_reuse reuse = {0};
+    int compared = 0;
+    for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
+        cel_program *p = NULL;
+        CHECK(!cel_dra_compile(env, sels[s], strlen(sels[s]), &p));
+        for (size_t i = 0; i < 2 * sizeof caps / sizeof caps[0]; i++) {
+            size_t at = i % (sizeof caps / sizeof caps[0]);
+            cel_dra_convert how = {.quantity_rules = i & 1 ? DRA_QUANTITY_RULES_138 : DRA_QUANTITY_RULES_137};
+            char dev[256];
+            if (caps[at])
+                snprintf(dev, sizeof dev, "{\"capacity\": {\"x\": {\"value\": \"1\"}, \"mem\": {\"value\": \"%s\"}}}",
+                         caps[at]);
+            else
+                snprintf(dev, sizeof dev, "{\"capacity\": {\"x\": {\"value\": \"1\"}, \"mem\": {}}}");
+            json_t *j = json_loads(dev, 0, NULL);
+            CHECK(j != NULL);
+            dra_arena scratch = DRA_ARENA_INIT;
+            cel_dra_device *full = cel_dra_device_build_as(j, "gpu.example.com", &scratch, &how);
+            dra_arena_free(&scratch);
+            dra_slice_packs packs = {0};
+            cel_dra_device *pk = from_packed(j, "gpu.example.com", &how, &packs, &reuse);
+            (void)cel_dra_device_value(full);
+            char b[512], k[512];
+            answer(p, full, b, sizeof b);
+            answer(p, pk, k, sizeof k);
+            CHECK_STR(k, b);
+            answer(q, full, b, sizeof b); /* the value itself, after the memo answered */
+            answer(q, pk, k, sizeof k);
+            CHECK_STR(k, b);
+            compared++;
+            cel_dra_device_drop(pk, &reuse);
+            dra_slice_packs_free(&packs);
+            cel_dra_device_free(full);
+            json_decref(j);
+        }
+        cel_program_free(p);
+    }
+    CHECK_INT(compared, 72);
+    cel_program_free(q);
+    cel_dra_reuse_free(&reuse);
+    cel_env_free(env);
+}
+
 UNIT_MAIN()

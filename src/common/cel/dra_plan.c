@@ -79,6 +79,17 @@ typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } cmp_op;
 
 typedef struct step step;
 
+/* OBJ_* steps against a constant quantity: the order of the last capacity
+ * text they ordered (parsed by `rules`), so that devices of one capacity
+ * are ordered without parsing it again (cap_order). */
+typedef struct qty_memo {
+    bool set;
+    unsigned rules;
+    uint32_t len;
+    char text[DRA_QUANTITY_TEXTMAX];
+    int order;
+} qty_memo;
+
 /* How to read a leaf operand (constant, device field, attribute or
  * capacity), copied into the step that reads it so that the hot path does
  * not load the operand step first.  For other operands only op and sub are
@@ -101,6 +112,7 @@ struct step {
     step_op op;
     int sub;                  /* FIELD: DEV_*; INT_CMP / OBJ_TEST: cmp_op; SEMVER_PART: 0 major, 1 minor, 2 patch */
     cel_object_kind objkind;  /* OBJ_*: CEL_OBJ_QUANTITY or CEL_OBJ_SEMVER */
+    qty_memo *memo;           /* OBJ_* of a quantity: its memo (mutable, in the program's arena) */
     cel_value value;          /* CONST; SELECT / INDEX_KEY: the key; STR_*, INT_CMP, OBJ_*: the constant */
     const cel_node *call;     /* CALL and typed calls: the node (overloads for the fallback) */
     step *args[CEL_MAX_ARGS]; /* CALL: receiver first; other steps: their operands */
@@ -290,6 +302,8 @@ static step *specialise_call(dra_arena *a, const cel_node *n, step *p)
                     step *q = step_new(a, obj_ops[i].op);
                     q->sub = (int)obj_ops[i].cmp;
                     q->objkind = k.v.obj->kind;
+                    if (is_q)
+                        q->memo = dra_arena_zalloc(a, sizeof *q->memo);
                     q->call = n;
                     q->args[0] = p->args[0];
                     q->nargs = 1;
@@ -589,17 +603,27 @@ static inline __attribute__((always_inline)) const cel_value *entry_value(const 
 /* The leaf's entry by its guess (the position the last lookup found) on a
  * device whose ids are unique in each section: the entry there of the
  * leaf's id is the only one that can be the leaf's, so its domain
- * answers.  False when the guess holds another id (then look). */
-static inline __attribute__((always_inline)) bool dev_guess_find(const cel_dra_device *d, const leaf_ref *r, bool caps,
-                                                                 const cel_value **out)
+ * answers (E_LEAF: at *at; E_OTHER_DOMAIN: the device has none).
+ * E_OTHER_ID when the guess holds another id (then look). */
+static inline __attribute__((always_inline)) int dev_guess(const cel_dra_device *d, const leaf_ref *r, bool caps,
+                                                           size_t *at)
 {
     size_t g = *r->guess;
     if (!d->unique_ids || g >= (caps ? d->ncaps : d->nattrs))
-        return false;
-    g += caps ? d->nattrs : 0;
+        return E_OTHER_ID;
+    *at = g += caps ? d->nattrs : 0;
     int of_driver = -1;
-    int is =
-        d->pending && !(d->filled >> g & 1) ? pending_is(d, r, g, &of_driver) : lazy_is(d, r, &d->ents[g], &of_driver);
+    return d->pending && !(d->filled >> g & 1) ? pending_is(d, r, g, &of_driver)
+                                               : lazy_is(d, r, &d->ents[g], &of_driver);
+}
+
+/* The same as a value: *out the entry's value, or NULL (E_OTHER_DOMAIN:
+ * the device has none). */
+static inline __attribute__((always_inline)) bool dev_guess_find(const cel_dra_device *d, const leaf_ref *r, bool caps,
+                                                                 const cel_value **out)
+{
+    size_t g;
+    int is = dev_guess(d, r, caps, &g);
     if (is == E_OTHER_ID)
         return false;
     *out = is == E_LEAF ? entry_value(d, g) : NULL;
@@ -747,6 +771,40 @@ static inline bool obj_order(const step *p, const cel_value *v, int *order)
     return true;
 }
 
+/* obj_order of p's operand, the leaf r.  A capacity of a device found
+ * by its guess and not converted yet is ordered by p's memo when its text
+ * and the device's parse rules are the memo's (a fleet's devices mostly
+ * share their capacities), else converted, ordered and kept in the memo. */
+static inline __attribute__((always_inline)) bool leaf_order(plan_ctx *c, const step *p, const leaf_ref *r, int *order)
+{
+    const cel_dra_device *d = c->dev;
+    size_t g;
+    if (p->memo && r->op == S_CAP && !d->full && dev_guess(d, r, true, &g) == E_LEAF) {
+        dev_lazy *e = d->pending ? dra_dev_value((cel_dra_device *)d, g) : (dev_lazy *)&d->ents[g];
+        if (!e->done) {
+            const char *qs = e->s ? e->s : "0"; /* as dra_dev_lazy_convert reads it */
+            size_t qn = e->s ? e->slen : 1;
+            qty_memo *m = p->memo;
+            if (m->set && m->rules == d->how.quantity_rules && m->len == qn && dev_same_bytes(m->text, qs, qn)) {
+                *order = m->order;
+                return true;
+            }
+            dra_dev_lazy_convert((cel_dra_device *)d, e);
+            if (!obj_order(p, &e->val, order))
+                return false;
+            if (qn <= sizeof m->text) {
+                memcpy(m->text, qs, qn);
+                m->len = (uint32_t)qn;
+                m->rules = d->how.quantity_rules;
+                m->order = *order;
+                m->set = true;
+            }
+            return true;
+        }
+    }
+    return obj_order(p, leaf_ptr(c, r), order);
+}
+
 static inline int64_t semver_field(const dra_semver *sv, int part)
 {
     return (int64_t)(part == 0 ? sv->major : part == 1 ? sv->minor : sv->patch);
@@ -778,7 +836,7 @@ static inline __attribute__((always_inline)) bool int_operand(plan_ctx *c, const
     }
     if (p->a0.op == S_OBJ_CMP) {
         int order;
-        if (!obj_order(p->args[0], leaf_ptr(c, &p->a00), &order))
+        if (!leaf_order(c, p->args[0], &p->a00, &order))
             return false;
         *out = order;
         return true;
@@ -831,7 +889,7 @@ static inline __attribute__((always_inline)) int quick_test(plan_ctx *c, const s
     }
     case S_OBJ_TEST: {
         int order;
-        if (obj_order(p, leaf_ptr(c, &p->a0), &order))
+        if (leaf_order(c, p, &p->a0, &order))
             return cmp_holds(p->sub, order);
         break;
     }
