@@ -174,7 +174,7 @@ typedef struct dev_lazy {
 
 /* The first eight bytes of a name, zero-padded: names that differ there
  * (nearly all that differ) are told apart without comparing them. */
-static inline uint64_t dev_tag(const char *s, size_t n)
+static inline __attribute__((always_inline)) uint64_t dev_tag(const char *s, size_t n)
 {
     uint64_t t = 0;
     if (n)
@@ -184,7 +184,7 @@ static inline uint64_t dev_tag(const char *s, size_t n)
 
 /* dev_tag of a name of n bytes at s in a text ending at end: without a
  * copy of n bytes when eight can be read. */
-static inline uint64_t dev_tag_at(const char *s, size_t n, const char *end)
+static inline __attribute__((always_inline)) uint64_t dev_tag_at(const char *s, size_t n, const char *end)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (s + 8 <= end) {
@@ -198,7 +198,7 @@ static inline uint64_t dev_tag_at(const char *s, size_t n, const char *end)
 
 /* Short strings compared inline, a word at a time (of four bytes or
  * more, the last word overlapping the one before). */
-static inline bool dev_same_bytes(const char *a, const char *b, size_t n)
+static inline __attribute__((always_inline)) bool dev_same_bytes(const char *a, const char *b, size_t n)
 {
     uint64_t x, y;
     if (n >= 4 && n < 8) {
@@ -237,7 +237,7 @@ static inline bool dev_same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* The last eight bytes of a name longer than eight, else 0. */
-static inline uint64_t dev_tag2(const char *s, size_t n)
+static inline __attribute__((always_inline)) uint64_t dev_tag2(const char *s, size_t n)
 {
     uint64_t t = 0;
     if (n > 8)
@@ -329,7 +329,8 @@ const uint32_t *dra_dev_index(const cel_dra_device *d, bool caps);
 void dra_dev_fill(cel_dra_device *d);
 /* Entry i's value fields (s, slen, type, done, obj) from its facts p: an
  * object, if it needs one, is the next of d's room. */
-static inline void dra_dev_fill_value(cel_dra_device *d, const dra_packed_entry *p, size_t i)
+static inline __attribute__((always_inline)) void dra_dev_fill_value(cel_dra_device *d, const dra_packed_entry *p,
+                                                                     size_t i)
 {
     dev_lazy *x = &d->ents[i];
     x->s = p->val ? d->text + p->val : NULL; /* an int's or a bool's too: converted from it */
@@ -343,7 +344,7 @@ static inline void dra_dev_fill_value(cel_dra_device *d, const dra_packed_entry 
 /* Entry i of d (d->pending not NULL) with its value fields set from its
  * facts if they are not yet; its name is filled only by dra_dev_fill
  * (read it from the facts until then). */
-static inline dev_lazy *dra_dev_value(cel_dra_device *d, size_t i)
+static inline __attribute__((always_inline)) dev_lazy *dra_dev_value(cel_dra_device *d, size_t i)
 {
     if (!(d->valued >> i & 1)) {
         const dra_packed_entry p = dra_packed_entry_at(d->pending, i);

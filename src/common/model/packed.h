@@ -81,7 +81,8 @@ bool dra_packed_scan(const char *text, size_t len, dra_packed_facts *f);
  * (dra_packed_next) of len bytes, but its entries (f->ents is not set):
  * they are where the pointer returned points, as they are stored (not
  * aligned), read with dra_packed_entry_at. */
-static inline const void *dra_packed_facts_of(const char *text, size_t len, dra_packed_facts *f)
+static inline __attribute__((always_inline)) const void *dra_packed_facts_of(const char *text, size_t len,
+                                                                             dra_packed_facts *f)
 {
     const unsigned char *at = (const unsigned char *)text + len + 1; /* as packed.c facts_put stores them */
     f->plain = at[0] & 1;
@@ -93,7 +94,7 @@ static inline const void *dra_packed_facts_of(const char *text, size_t len, dra_
     return at + 4;
 }
 /* Entry i of entries stored at `ents` (dra_packed_facts_of). */
-static inline dra_packed_entry dra_packed_entry_at(const void *ents, size_t i)
+static inline __attribute__((always_inline)) dra_packed_entry dra_packed_entry_at(const void *ents, size_t i)
 {
     dra_packed_entry e;
     memcpy(&e, (const char *)ents + i * sizeof e, sizeof e);
