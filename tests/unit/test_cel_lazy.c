@@ -498,9 +498,10 @@ UNIT_TEST(guessed_entry_answers_as_full_conversion)
     cel_env_free(env);
 }
 
-/* A plain version read is passed on through reuse to the next device:
- * devices of the same, other and unusual versions in turn answer as the
- * full conversion. */
+/* A plain version read is passed on through reuse to the next device,
+ * and a step reading a version's part keeps the part of the last version
+ * text it read: devices of the same, other and unusual versions in turn
+ * answer as the full conversion. */
 UNIT_TEST(reused_version_answers_as_full_conversion)
 {
     static const char *const versions[] = {"1.2.3",  "1.2.3",  "1.2.4",   "1.2.3-rc.1", "1.2.3",

@@ -90,6 +90,16 @@ typedef struct qty_memo {
     int order;
 } qty_memo;
 
+/* SEMVER_PART steps: the part of the last version text they read, so
+ * that devices of one version are read without converting it
+ * (version_part). */
+typedef struct ver_memo {
+    bool set;
+    uint32_t len;
+    char text[DRA_SEMVER_ATTRIBUTE_MAXLEN];
+    int64_t part;
+} ver_memo;
+
 /* How to read a leaf operand (constant, device field, attribute or
  * capacity), copied into the step that reads it so that the hot path does
  * not load the operand step first.  For other operands only op and sub are
@@ -113,6 +123,7 @@ struct step {
     int sub;                  /* FIELD: DEV_*; INT_CMP / OBJ_TEST: cmp_op; SEMVER_PART: 0 major, 1 minor, 2 patch */
     cel_object_kind objkind;  /* OBJ_*: CEL_OBJ_QUANTITY or CEL_OBJ_SEMVER */
     qty_memo *memo;           /* OBJ_* of a quantity: its memo (mutable, in the program's arena) */
+    ver_memo *vmemo;          /* SEMVER_PART: its memo (mutable, in the program's arena) */
     cel_value value;          /* CONST; SELECT / INDEX_KEY: the key; STR_*, INT_CMP, OBJ_*: the constant */
     const cel_node *call;     /* CALL and typed calls: the node (overloads for the fallback) */
     step *args[CEL_MAX_ARGS]; /* CALL: receiver first; other steps: their operands */
@@ -322,6 +333,7 @@ static step *specialise_call(dra_arena *a, const cel_node *n, step *p)
             if (!strcmp(fn, parts[i][0]) && dispatches_to(n, &probe, 1, parts[i][1])) {
                 p->op = S_SEMVER_PART;
                 p->sub = i;
+                p->vmemo = dra_arena_zalloc(a, sizeof *p->vmemo);
                 return p;
             }
     }
@@ -810,6 +822,40 @@ static inline int64_t semver_field(const dra_semver *sv, int part)
     return (int64_t)(part == 0 ? sv->major : part == 1 ? sv->minor : sv->patch);
 }
 
+/* The part SEMVER_PART p reads of its operand, the leaf r, when r is a
+ * version attribute of a device found by its guess and not converted
+ * yet: from p's memo when the version's text is the memo's (a fleet's
+ * devices mostly share their driver's version), else converted, read and
+ * kept in the memo.  False for anything else (then read the value). */
+static inline __attribute__((always_inline)) bool version_part(plan_ctx *c, const step *p, const leaf_ref *r,
+                                                               int64_t *out)
+{
+    const cel_dra_device *d = c->dev;
+    size_t g;
+    if (!p->vmemo || r->op != S_ATTR || d->full || dev_guess(d, r, false, &g) != E_LEAF)
+        return false;
+    dev_lazy *e = d->pending ? dra_dev_value((cel_dra_device *)d, g) : (dev_lazy *)&d->ents[g];
+    if (e->done || e->type != LZ_VERSION)
+        return false;
+    ver_memo *m = p->vmemo;
+    if (m->set && m->len == e->slen && dev_same_bytes(m->text, e->s, e->slen)) {
+        *out = m->part;
+        return true;
+    }
+    dra_dev_lazy_convert((cel_dra_device *)d, e);
+    const dra_semver *sv = as_semver(&e->val);
+    if (!sv)
+        return false;
+    *out = semver_field(sv, p->sub);
+    if (e->slen <= sizeof m->text) {
+        memcpy(m->text, e->s, e->slen);
+        m->len = e->slen;
+        m->part = *out;
+        m->set = true;
+    }
+    return true;
+}
+
 static inline cel_value semver_part(plan_ctx *c, const step *p)
 {
     cel_value v = leaf(c, p->args[0]);
@@ -828,6 +874,8 @@ static inline cel_value operand(plan_ctx *c, const step *p)
 static inline __attribute__((always_inline)) bool int_operand(plan_ctx *c, const step *p, int64_t *out)
 {
     if (p->a0.op == S_SEMVER_PART) {
+        if (version_part(c, p->args[0], &p->a00, out))
+            return true;
         const dra_semver *sv = as_semver(leaf_ptr(c, &p->a00));
         if (!sv)
             return false;
