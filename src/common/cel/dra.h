@@ -35,7 +35,10 @@
  * evaluator, whole-map reads, cel_dra_device_value) is built on first use
  * and kept.  So build each device once per run and match every selector on
  * it: it is converted at most once.  Devices are not safe to match from
- * two threads at once (their caches fill in).
+ * two threads at once (their caches fill in), nor are programs (a plan's
+ * steps keep where they found their attribute or capacity last, and the
+ * order or part of the last capacity or version text they read: devices
+ * of one slice, and most of a fleet, share their names and values).
  *
  * Ownership: the env (cel_env_free), programs (cel_program_free) and devices
  * (cel_dra_device_free) are owned by the caller; a device holds a reference
