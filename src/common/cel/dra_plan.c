@@ -784,37 +784,36 @@ static inline bool obj_order(const step *p, const cel_value *v, int *order)
 }
 
 /* obj_order of p's operand, the leaf r.  A capacity of a device found
- * by its guess and not converted yet is ordered by p's memo when its text
- * and the device's parse rules are the memo's (a fleet's devices mostly
- * share their capacities), else converted, ordered and kept in the memo. */
+ * by its guess is ordered by p's memo when its text and the device's
+ * parse rules are the memo's (a fleet's devices mostly share their
+ * capacities: no conversion, no comparison), else converted if it is not
+ * yet, ordered and kept in the memo. */
 static inline __attribute__((always_inline)) bool leaf_order(plan_ctx *c, const step *p, const leaf_ref *r, int *order)
 {
     const cel_dra_device *d = c->dev;
     size_t g;
-    if (p->memo && r->op == S_CAP && !d->full && dev_guess(d, r, true, &g) == E_LEAF) {
-        dev_lazy *e = d->pending ? dra_dev_value((cel_dra_device *)d, g) : (dev_lazy *)&d->ents[g];
-        if (!e->done) {
-            const char *qs = e->s ? e->s : "0"; /* as dra_dev_lazy_convert reads it */
-            size_t qn = e->s ? e->slen : 1;
-            qty_memo *m = p->memo;
-            if (m->set && m->rules == d->how.quantity_rules && m->len == qn && dev_same_bytes(m->text, qs, qn)) {
-                *order = m->order;
-                return true;
-            }
-            dra_dev_lazy_convert((cel_dra_device *)d, e);
-            if (!obj_order(p, &e->val, order))
-                return false;
-            if (qn <= sizeof m->text) {
-                memcpy(m->text, qs, qn);
-                m->len = (uint32_t)qn;
-                m->rules = d->how.quantity_rules;
-                m->order = *order;
-                m->set = true;
-            }
-            return true;
-        }
+    if (!p->memo || r->op != S_CAP || d->full || dev_guess(d, r, true, &g) != E_LEAF)
+        return obj_order(p, leaf_ptr(c, r), order);
+    dev_lazy *e = d->pending ? dra_dev_value((cel_dra_device *)d, g) : (dev_lazy *)&d->ents[g];
+    const char *qs = e->s ? e->s : "0"; /* as dra_dev_lazy_convert reads it */
+    size_t qn = e->s ? e->slen : 1;
+    qty_memo *m = p->memo;
+    if (m->set && m->rules == d->how.quantity_rules && m->len == qn && dev_same_bytes(m->text, qs, qn)) {
+        *order = m->order;
+        return true;
     }
-    return obj_order(p, leaf_ptr(c, r), order);
+    if (!e->done)
+        dra_dev_lazy_convert((cel_dra_device *)d, e);
+    if (!obj_order(p, &e->val, order))
+        return false;
+    if (qn <= sizeof m->text) {
+        memcpy(m->text, qs, qn);
+        m->len = (uint32_t)qn;
+        m->rules = d->how.quantity_rules;
+        m->order = *order;
+        m->set = true;
+    }
+    return true;
 }
 
 static inline int64_t semver_field(const dra_semver *sv, int part)
@@ -823,10 +822,11 @@ static inline int64_t semver_field(const dra_semver *sv, int part)
 }
 
 /* The part SEMVER_PART p reads of its operand, the leaf r, when r is a
- * version attribute of a device found by its guess and not converted
- * yet: from p's memo when the version's text is the memo's (a fleet's
- * devices mostly share their driver's version), else converted, read and
- * kept in the memo.  False for anything else (then read the value). */
+ * version attribute of a device found by its guess: from p's memo when
+ * the version's text is the memo's (a fleet's devices mostly share their
+ * driver's version: no conversion), else converted if it is not yet,
+ * read and kept in the memo.  False for anything else (then read the
+ * value). */
 static inline __attribute__((always_inline)) bool version_part(plan_ctx *c, const step *p, const leaf_ref *r,
                                                                int64_t *out)
 {
@@ -835,14 +835,15 @@ static inline __attribute__((always_inline)) bool version_part(plan_ctx *c, cons
     if (!p->vmemo || r->op != S_ATTR || d->full || dev_guess(d, r, false, &g) != E_LEAF)
         return false;
     dev_lazy *e = d->pending ? dra_dev_value((cel_dra_device *)d, g) : (dev_lazy *)&d->ents[g];
-    if (e->done || e->type != LZ_VERSION)
+    if (e->type != LZ_VERSION)
         return false;
     ver_memo *m = p->vmemo;
     if (m->set && m->len == e->slen && dev_same_bytes(m->text, e->s, e->slen)) {
         *out = m->part;
         return true;
     }
-    dra_dev_lazy_convert((cel_dra_device *)d, e);
+    if (!e->done)
+        dra_dev_lazy_convert((cel_dra_device *)d, e);
     const dra_semver *sv = as_semver(&e->val);
     if (!sv)
         return false;
