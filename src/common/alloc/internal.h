@@ -256,6 +256,7 @@ struct dra_alloc_world {
     size_t nnodes;
     int64_t shared_free;
     bool counts_ready;
+    bool unnamed; /* in-use claims are not named as their devices' holders (dra_alloc_world_unnamed) */
 };
 
 /* "driver/pool/device" of d for messages, written into b (cut at 383 bytes:

@@ -189,7 +189,7 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
         /* the ID keeps its strings: the world's own, whatever becomes of the claim */
         int gid =
             dra_al_intern_id(w, dra_al_intern_str(w, driver), dra_al_intern_str(w, pool), dra_al_intern_str(w, dev));
-        if (!named) {
+        if (!named && !w->unnamed) {
             holder = holder_of(w, claim);
             named = true;
         }

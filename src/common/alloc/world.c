@@ -442,6 +442,11 @@ dra_err *dra_alloc_world_add_in_use(dra_alloc_world *w, const json_t *claim)
     return e;
 }
 
+void dra_alloc_world_unnamed(dra_alloc_world *w)
+{
+    w->unnamed = true;
+}
+
 /* Where each device ID lives, and how many are free per node (see
  * dra_alloc_free_bound, query.c).  Later allocations (dra_alloc_commit) decrement. */
 static void count_free(dra_alloc_world *w)

@@ -1677,11 +1677,13 @@ static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
 /* The allocator world: with claims held as records (dra_cluster_take_claim)
  * every one in use is added in input order, made again one at a time. */
 static dra_err *world(const dra_cluster *c, const dra_slice_packs *packs, const dra_features *f, dra_selector_eval *ev,
-                      dra_alloc_world **w)
+                      bool explain, dra_alloc_world **w)
 {
     if (!c->taken || !c->recs.nclaims)
         return dra_alloc_world_of_model(&c->model, packs, f, ev, w, NULL, NULL);
     dra_err *err = dra_alloc_world_of_fleet(&c->model, packs, f, ev, w);
+    if (!err && !explain) /* no run names who holds a device */
+        dra_alloc_world_unnamed(*w);
     for (size_t i = 0; !err && i < c->recs.nclaims; i++) {
         if (!c->recs.claims[i]->allocated)
             continue;
@@ -1741,7 +1743,7 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     for (size_t i = 0; i < kl->n; i++)
         classes[i] = kl->v[i]->json;
     dra_selector_eval ev = dra_cel_selector_eval_new(&S.f);
-    dra_err *err = world(c, opts->packs, &S.f, &ev, &S.w);
+    dra_err *err = world(c, opts->packs, &S.f, &ev, opts->explain, &S.w);
     if (!err) {
         S.xm = dra_extres_map_new(classes, kl->n, &S.f);
         nodes_init(&S, nodes, nnodes);
