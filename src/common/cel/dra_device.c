@@ -688,9 +688,10 @@ cel_dra_device *cel_dra_device_build_text(const char *text, size_t len, const ch
     if (!driver)
         driver = "";
     dra_packed_facts f;
-    if (!dra_packed_scan(text, len, &f)) /* the tree decides */
+    unsigned char ents[DRA_PACKED_ENTRIES_MAX * DRA_PACKED_STORED];
+    if (!dra_packed_scan(text, len, &f) || !dra_packed_store(&f, ents)) /* the tree decides */
         return build_tree_of(text, len, driver, a, how);
-    return build_facts(text, len, &f, f.ents, driver, how, true, NULL);
+    return build_facts(text, len, &f, ents, driver, how, true, NULL);
 }
 
 cel_dra_device *cel_dra_device_build_packed(const char *text, size_t len, const char *driver, dra_arena *a,

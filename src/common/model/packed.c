@@ -399,20 +399,40 @@ bool dra_packed_scan(const char *text, size_t len, dra_packed_facts *f)
 
 /* The facts as stored after a device's NUL: a byte of flags (1 plain,
  * 2 allow, 4 unique), the numbers of attributes, of capacities and of objects (a
- * byte each), then the entries. */
+ * byte each), then the entries (packed.h, DRA_PACKED_STORED). */
+bool dra_packed_store(const dra_packed_facts *f, unsigned char out[DRA_PACKED_ENTRIES_MAX * DRA_PACKED_STORED])
+{
+    uint32_t n = f->nattrs + f->ncaps;
+    for (uint32_t i = 0; i < n; i++) {
+        const dra_packed_entry *e = &f->ents[i];
+        if (e->nlen > 255 || e->dlen > 255 || e->vlen > DRA_PACKED_STORED_VLEN_MAX || e->type > 7)
+            return false;
+        uint16_t tv = (uint16_t)(e->type << 13 | e->vlen);
+        unsigned char *x = out + (size_t)i * DRA_PACKED_STORED;
+        memcpy(x, &e->name, 2);
+        memcpy(x + 2, &e->val, 2);
+        memcpy(x + 4, &tv, 2);
+        x[6] = (unsigned char)e->nlen;
+        x[7] = (unsigned char)e->dlen;
+    }
+    return true;
+}
+
 static void facts_put(dra_buf *b, const dra_packed_facts *f)
 {
-    dra_buf_putc(b, (char)((f->plain ? 1 : 0) | (f->allow ? 2 : 0) | (f->plain && f->unique ? 4 : 0)));
-    dra_buf_putc(b, (char)(f->plain ? f->nattrs : 0));
-    dra_buf_putc(b, (char)(f->plain ? f->ncaps : 0));
-    dra_buf_putc(b, (char)(f->plain ? f->nobjs : 0));
-    if (f->plain)
-        dra_buf_append(b, (const char *)f->ents, (f->nattrs + f->ncaps) * sizeof *f->ents);
+    unsigned char ents[DRA_PACKED_ENTRIES_MAX * DRA_PACKED_STORED];
+    bool plain = f->plain && dra_packed_store(f, ents);
+    dra_buf_putc(b, (char)((plain ? 1 : 0) | (f->allow ? 2 : 0) | (plain && f->unique ? 4 : 0)));
+    dra_buf_putc(b, (char)(plain ? f->nattrs : 0));
+    dra_buf_putc(b, (char)(plain ? f->ncaps : 0));
+    dra_buf_putc(b, (char)(plain ? f->nobjs : 0));
+    if (plain)
+        dra_buf_append(b, (const char *)ents, (f->nattrs + f->ncaps) * DRA_PACKED_STORED);
 }
 
 static size_t facts_size(const char *at)
 {
-    return 4 + ((size_t)(unsigned char)at[1] + (unsigned char)at[2]) * sizeof(dra_packed_entry);
+    return 4 + ((size_t)(unsigned char)at[1] + (unsigned char)at[2]) * DRA_PACKED_STORED;
 }
 
 void dra_slice_pack(dra_slice_packs *p, const json_t *slice)

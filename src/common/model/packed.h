@@ -93,12 +93,29 @@ static inline __attribute__((always_inline)) const void *dra_packed_facts_of(con
     f->nobjs = at[3];
     return at + 4;
 }
-/* Entry i of entries stored at `ents` (dra_packed_facts_of). */
+/* An entry as stored, in DRA_PACKED_STORED bytes (a million devices are
+ * held at once): name, val and (type << 13 | vlen) as 16 bits each, then
+ * nlen and dlen a byte each.  A device with an entry that does not fit
+ * (a name over 255 bytes, a value over 8,191) is stored as not plain. */
+#define DRA_PACKED_STORED 8
+#define DRA_PACKED_STORED_VLEN_MAX 0x1fff
+/* f's entries (f->plain) stored into out as dra_packed_entry_at reads
+ * them; false when one does not fit (the device is then not plain). */
+bool dra_packed_store(const dra_packed_facts *f, unsigned char out[DRA_PACKED_ENTRIES_MAX * DRA_PACKED_STORED]);
+/* Entry i of entries stored at `ents` (dra_packed_facts_of, dra_packed_store). */
 static inline __attribute__((always_inline)) dra_packed_entry dra_packed_entry_at(const void *ents, size_t i)
 {
-    dra_packed_entry e;
-    memcpy(&e, (const char *)ents + i * sizeof e, sizeof e);
-    return e;
+    const unsigned char *p = (const unsigned char *)ents + i * DRA_PACKED_STORED;
+    uint16_t name, val, tv;
+    memcpy(&name, p, 2);
+    memcpy(&val, p + 2, 2);
+    memcpy(&tv, p + 4, 2);
+    return (dra_packed_entry){.name = name,
+                              .nlen = p[6],
+                              .dlen = p[7],
+                              .val = val,
+                              .vlen = (uint16_t)(tv & DRA_PACKED_STORED_VLEN_MAX),
+                              .type = (uint16_t)(tv >> 13)};
 }
 /* "N.N.N" that dra_semver_parse accepts for certain (numbers of 1-19
  * digits without a leading zero), its numbers into part[]; false for
