@@ -13,9 +13,25 @@ const char *dra_compact_str(dra_compact *cp, const char *s)
     return dra_strmap_intern(&cp->strings, &cp->arena, s);
 }
 
+/* dra_compact_own's room: taken from the arena this many bytes at a time */
+enum { OWN_CHUNK = 4096 };
+
 const char *dra_compact_own(dra_compact *cp, const char *s)
 {
-    return s ? dra_arena_strdup(&cp->arena, s) : NULL;
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    if (n > OWN_CHUNK / 16) /* a long one alone, the room kept for the next */
+        return dra_arena_strdup(&cp->arena, s);
+    if (n > cp->nchars) {
+        cp->chars = dra_arena_alloc(&cp->arena, OWN_CHUNK);
+        cp->nchars = OWN_CHUNK;
+    }
+    char *p = cp->chars;
+    memcpy(p, s, n);
+    cp->chars += n;
+    cp->nchars -= n;
+    return p;
 }
 
 /* Out of memory: no answer can be right any more (as base/error.c's

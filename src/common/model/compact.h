@@ -102,6 +102,8 @@ typedef struct dra_compact {
     dra_claim_rec **claims;
     dra_pod_rec **pods;
     size_t nclaims, npods, capclaims, cappods;
+    char *chars;    /* room for dra_compact_own's copies, packed end to end (in the arena) */
+    size_t nchars;  /* bytes of it left */
     json_t **owned; /* values records keep (device status, consumed capacity) */
     size_t nowned;
     bool keep_whole;  /* records keep their object's text (dra_compact_keep_whole) */
@@ -120,7 +122,8 @@ typedef struct dra_compact {
 /* s interned in cp (NULL for NULL): equal strings share one copy. */
 const char *dra_compact_str(dra_compact *cp, const char *s);
 /* s copied into cp (NULL for NULL), not interned: for the strings few
- * records share (names, UIDs), which would cost a table entry each. */
+ * records share (names, UIDs), which would cost a table entry each.  The
+ * copies lie end to end, not 16-byte aligned as the arena's blocks. */
 const char *dra_compact_own(dra_compact *cp, const char *s);
 
 /* A record of claim (a v1 ResourceClaim, not changed) appended to
