@@ -190,6 +190,49 @@ UNIT_TEST(changes_freeze_holds_created_objects_as_text)
     free(before);
 }
 
+/* A created object's last member shared with another tree (a claim's spec,
+ * its template's) is held by reference, out of the text: it comes back the
+ * same tree, last, and the text given up for writing has it written in. */
+UNIT_TEST(changes_freeze_keeps_a_shared_last_member)
+{
+    json_t *spec = json_pack("{s:{s:[{s:s}]}}", "devices", "requests", "name", "r");
+    json_t *obj = json_pack("{s:s,s:{s:s,s:s},s:O}", "kind", "ResourceClaim", "metadata", "name", "c", "namespace",
+                            "ns", "spec", spec);
+    char *before = json_dumps(obj, JSON_COMPACT);
+    dra_changes ch = DRA_CHANGES_INIT;
+    dra_change *x = dra_changes_add_created(&ch, obj);
+    dra_changes_freeze(x);
+    CHECK(x->text != NULL && x->kept == spec && strstr(x->text, "requests") == NULL);
+    x = dra_changes_created(&ch, "ResourceClaim", "ns", "c");
+    CHECK(x != NULL && x->text == NULL && x->kept == NULL && json_object_get(obj, "spec") == spec);
+    char *after = json_dumps(obj, JSON_COMPACT);
+    CHECK_STR(after, before);
+    free(after);
+    dra_changes_freeze(x);
+    size_t len;
+    char *text = dra_changes_take_text(x, &len);
+    CHECK(text != NULL && len == strlen(text) && x->kept == NULL);
+    CHECK_STR(text, "{\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\"},"
+                    "\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\"}]}}}");
+    free(text);
+    /* not the last member: written with the rest */
+    json_t *mid = json_pack("{s:s,s:O,s:{}}", "kind", "ResourceClaim", "spec", spec, "status");
+    dra_change *y = dra_changes_add_created(&ch, mid);
+    dra_changes_freeze(y);
+    CHECK(y->text != NULL && y->kept == NULL && strstr(y->text, "requests") != NULL);
+    /* only the member left: {} around it */
+    json_t *only = json_pack("{s:O}", "spec", spec);
+    dra_change *z = dra_changes_add_created(&ch, only);
+    dra_changes_freeze(z);
+    text = dra_changes_take_text(z, &len);
+    CHECK_STR(text, "{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\"}]}}}");
+    free(text);
+    dra_changes_free(&ch);
+    CHECK_INT((long long)spec->refcount, 1);
+    json_decref(spec);
+    free(before);
+}
+
 UNIT_TEST(generate_reuses_owned_and_orphan_claims)
 {
     const char *owned =

@@ -32,6 +32,8 @@ void dra_changes_free(dra_changes *c)
     for (size_t i = 0; i < c->nobjs; i++) {
         json_decref(c->objs[i].obj);
         free(c->objs[i].text);
+        free(c->objs[i].kept_key);
+        json_decref(c->objs[i].kept);
     }
     free(c->ops);
     free(c->objs);
@@ -54,10 +56,29 @@ static dra_change *new_change(dra_changes *c)
     return ch;
 }
 
+/* The key of obj's last member when its value is shared with other trees,
+ * else NULL. */
+static const char *shared_last(json_t *obj)
+{
+    const char *key = NULL;
+    void *it = json_object_iter(obj);
+    for (void *next; it && (next = json_object_iter_next(obj, it)); it = next)
+        ;
+    if (it && json_object_iter_value(it)->refcount > 1)
+        key = json_object_iter_key(it);
+    return key;
+}
+
 void dra_changes_freeze(dra_change *ch)
 {
     if (ch->text || ch->orig || !json_is_object(ch->obj) || ch->obj->refcount != 1)
         return;
+    const char *key = shared_last(ch->obj);
+    if (key) { /* held by reference: out of the text */
+        ch->kept = json_incref(json_object_get(ch->obj, key));
+        ch->kept_key = dra_xstrdup(key);
+        json_object_del(ch->obj, ch->kept_key);
+    }
     dra_buf b = DRA_BUF_INIT;
     dra_json_write_line(&b, ch->obj); /* the -o jsonl line: written out as it is */
     ch->text_len = b.len;
@@ -75,8 +96,12 @@ static dra_change *thawed(const dra_changes *c, size_t i)
     json_t *v = dra_json_read_compact(ch->text, ch->text_len);
     json_object_update(ch->obj, v); /* members in their order: the object is empty */
     json_decref(v);
+    if (ch->kept) /* last, where it was */
+        json_object_set_new(ch->obj, ch->kept_key, ch->kept);
     free(ch->text);
-    ch->text = NULL;
+    free(ch->kept_key);
+    ch->text = ch->kept_key = NULL;
+    ch->kept = NULL;
     ch->text_len = 0;
     return ch;
 }
@@ -85,6 +110,24 @@ char *dra_changes_take_text(dra_change *ch, size_t *len)
 {
     char *t = ch->text;
     *len = ch->text_len;
+    if (t && ch->kept) { /* the member held by reference, written in last */
+        dra_buf b = DRA_BUF_INIT;
+        dra_buf_append(&b, t, ch->text_len - 1); /* without its '}' */
+        if (ch->text_len > 2)
+            dra_buf_putc(&b, ',');
+        dra_json_write_line_string(&b, ch->kept_key, strlen(ch->kept_key));
+        dra_buf_putc(&b, ':');
+        dra_json_write_line(&b, ch->kept);
+        dra_buf_putc(&b, '}');
+        free(t);
+        *len = b.len;
+        t = dra_xrealloc(b.data, b.len + 1);
+        t[b.len] = '\0';
+        free(ch->kept_key);
+        json_decref(ch->kept);
+        ch->kept_key = NULL;
+        ch->kept = NULL;
+    }
     ch->text = NULL;
     ch->text_len = 0;
     return t;

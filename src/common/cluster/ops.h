@@ -62,6 +62,10 @@ typedef struct dra_change {
      * change out again, filled from the text.  Private. */
     char *text;
     size_t text_len;
+    /* Frozen with its last member shared (see dra_changes_freeze): that
+     * member's key and value, held as they are, out of the text.  Private. */
+    char *kept_key;
+    json_t *kept;
 } dra_change;
 
 typedef struct dra_changes {
@@ -102,9 +106,14 @@ dra_change *dra_changes_add_created(dra_changes *c, json_t *obj);
  * change out (find, current, touch, created, owned_next) first rebuilds the
  * tree, into the same object.  Pointers into the old tree die; the object's
  * own pointer stays valid.  Only created objects that the changes alone hold
- * are frozen (no original, one reference); others are left as they are. */
+ * are frozen (no original, one reference); others are left as they are.
+ * An object's last member whose value other trees share as well (a claim's
+ * spec, the template's own: lifecycle/claims.h dra_lc_opts.freeze) is held
+ * as it is, by reference: it costs nothing more, and is neither written nor
+ * read back until the text is taken. */
 void dra_changes_freeze(dra_change *ch);
-/* A frozen change's text, given up (the caller frees it; *len its length),
+/* A frozen change's text, the whole -o jsonl line (a member held by
+ * reference written in), given up (the caller frees it; *len its length),
  * leaving the change without a state: for writing results out without
  * rebuilding every tree at once.  NULL when ch is not frozen. */
 char *dra_changes_take_text(dra_change *ch, size_t *len);

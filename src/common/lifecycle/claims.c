@@ -131,7 +131,11 @@ static dra_err *claim_for_owner(const claim_owner *ow, const char *entry, const 
                         json_pack("[{s:s,s:s,s:s,s:s,s:b}]", "apiVersion", ow->api_version, "kind", ow->kind, "name",
                                   ow->name, "uid", ow->uid, "controller", 1));
     json_object_set_new(claim, "metadata", md);
-    json_object_set_new(claim, "spec", tspec ? json_deep_copy(tspec) : json_object());
+    /* frozen claims share the template's spec (dra_lc_opts.freeze) */
+    json_object_set_new(claim, "spec",
+                        !tspec                  ? json_object()
+                        : opts && opts->freeze ? json_incref((json_t *)tspec)
+                                               : json_deep_copy(tspec));
     free(gen);
     free(name);
     *out = claim;

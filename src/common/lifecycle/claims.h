@@ -44,7 +44,10 @@ typedef struct dra_lc_opts {
     const dra_features *features; /* NULL: defaults (DRAAdminAccess, DRAPrioritizedList) */
     dra_name_suffix name_suffix;
     bool pending_only; /* generate: only pods a scheduler would place (no nodeName, not done) */
-    bool freeze;       /* generate: hold each created claim as text at once (dra_changes_freeze) */
+    /* generate: hold each created claim as text at once (dra_changes_freeze),
+     * its spec the template's own tree, shared and held by reference: the
+     * caller changes no created claim's spec */
+    bool freeze;
     /* generate: NULL (only v1 templates are used), or where notes go
      * (DRA_EXIT_OK errors, caller owns): a classic (resource.k8s.io/v1alpha2)
      * ResourceClaimTemplate of the pod's namespace is then used for want of

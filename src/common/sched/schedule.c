@@ -798,6 +798,9 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool
         } else {
             /* the requests of this node replace those of the earlier cycle */
             json_t *c = dra_changes_touch(st, p->ext_existing)->obj;
+            json_t *spec = json_object_get(c, "spec");
+            if (spec && spec->refcount > 1) /* a template's, shared (dra_lc_opts.freeze): its own copy */
+                json_object_set_new(c, "spec", json_deep_copy(spec));
             json_t *devices = ensure_obj(ensure_obj(c, "spec"), "devices");
             json_object_set_new(
                 devices, "requests",
