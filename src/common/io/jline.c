@@ -10,10 +10,13 @@
 #include "json.h"
 #include "tape.h"
 
-/* Room for n more bytes; the caller then writes at b->data + b->len. */
+/* Room for n more bytes; the caller then writes at b->data + b->len.  The
+ * test is dra_buf_grow's, here where it is inlined: most calls need no
+ * growth. */
 static char *room(dra_buf *b, size_t n)
 {
-    dra_buf_grow(b, n);
+    if (b->cap - b->len <= n)
+        dra_buf_grow(b, n);
     return b->data + b->len;
 }
 
