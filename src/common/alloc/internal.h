@@ -476,6 +476,16 @@ typedef struct al_run {
     bool succeeded; /* the search found a solution: only its choices count */
 } al_run;
 
+/* What dra_alloc_commit needs of one claim's allocation, read once from
+ * the run: the claim's names (whom the devices are held by) and the world
+ * IDs of its devices, so that a commit reads no allocation back. */
+typedef struct al_commit {
+    char *ns, *name; /* NULL when the claim has no name */
+    int *gids;       /* its results' devices, admin access left out, in result order */
+    size_t ngids;
+    bool shares; /* a result has a shareID: the commit reads the allocation */
+} al_commit;
+
 struct dra_alloc_result {
     bool ok;
     char *reason;
@@ -483,8 +493,8 @@ struct dra_alloc_result {
     size_t nallocs;
     dra_alloc_stats stats;
     json_t *explain; /* built at the end of a run when requested */
-    /* for commit */
-    json_t **claim_copies;
+    /* for commit: one per claim */
+    al_commit *commit;
     size_t nclaims;
 };
 

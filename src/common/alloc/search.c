@@ -1249,6 +1249,21 @@ static bool all_given_back(const al_run *r)
     return r->ngens == 0;
 }
 
+/* What dra_alloc_commit needs of claim c's allocation (al_commit). */
+static void commit_of(const al_claim *c, al_commit *k)
+{
+    if (c->name) {
+        k->ns = dra_xstrdup(c->ns ? c->ns : "");
+        k->name = dra_xstrdup(c->name);
+    }
+    k->gids = dra_xcalloc(c->nres + 1, sizeof *k->gids);
+    for (size_t j = 0; j < c->nres; j++) {
+        k->shares = k->shares || c->res[j].has_share;
+        if (!c->res[j].admin)
+            k->gids[k->ngids++] = c->res[j].dev->gid;
+    }
+}
+
 dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *claims, size_t nclaims,
                        const dra_alloc_opts *opts, dra_alloc_result **out)
 {
@@ -1299,13 +1314,10 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
         res->allocs = dra_xcalloc(nclaims + 1, sizeof *res->allocs);
         for (size_t i = 0; i < nclaims && !err; i++)
             res->allocs[i] = dra_al_build_allocation(r, &r->claims[i], &err);
-        /* names for dra_alloc_commit: whom the devices are held by */
-        res->claim_copies = dra_xcalloc(nclaims + 1, sizeof *res->claim_copies);
+        res->commit = dra_xcalloc(nclaims + 1, sizeof *res->commit);
         res->nclaims = nclaims;
         for (size_t i = 0; i < nclaims; i++)
-            if (r->claims[i].name)
-                res->claim_copies[i] = json_pack("{s:s,s:s}", "namespace", r->claims[i].ns ? r->claims[i].ns : "",
-                                                 "name", r->claims[i].name);
+            commit_of(&r->claims[i], &res->commit[i]);
         if (err) {
             for (size_t i = 0; i < nclaims; i++)
                 json_decref(res->allocs[i]);
@@ -1368,9 +1380,12 @@ void dra_alloc_result_free(dra_alloc_result *r)
     for (size_t i = 0; i < r->nallocs; i++)
         json_decref(r->allocs[i]);
     free(r->allocs);
-    for (size_t i = 0; i < r->nclaims; i++)
-        json_decref(r->claim_copies[i]);
-    free(r->claim_copies);
+    for (size_t i = 0; i < r->nclaims; i++) {
+        free(r->commit[i].ns);
+        free(r->commit[i].name);
+        free(r->commit[i].gids);
+    }
+    free(r->commit);
     free(r->reason);
     json_decref(r->explain);
     free(r);

@@ -270,14 +270,44 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
     dra_alloc_commit_for(w, r, NULL);
 }
 
+/* dra_al_state_add_claim for an allocation whose results share nothing,
+ * from its devices' IDs: the same holder, the same marks. */
+static void commit_devices(dra_alloc_world *w, const al_commit *k, const char *pod)
+{
+    const char *holder = NULL;
+    if (k->ngids && k->name) { /* holder_of's words */
+        const char *nsp = *k->ns ? k->ns : "default";
+        holder = pod ? dra_arena_printf(&w->arena, "claim %s/%s, reserved for pod %s/%s", nsp, k->name, nsp, pod)
+                     : dra_arena_printf(&w->arena, "claim %s/%s", nsp, k->name);
+    }
+    for (size_t j = 0; j < k->ngids; j++) {
+        int gid = k->gids[j];
+        if (holder && !(w->st[gid].x && w->st[gid].x->holder))
+            dra_al_idextra(w, gid)->holder = holder;
+        al_idstate *st = &w->st[gid];
+        if (!st->allocated && w->counts_ready && st->home != 0) {
+            if (st->home > 0)
+                w->node_free[st->home - 1]--;
+            else
+                w->shared_free--;
+        }
+        st->allocated = true;
+    }
+}
+
 void dra_alloc_commit_for(dra_alloc_world *w, const dra_alloc_result *r, const char *pod)
 {
     if (!r || !r->ok)
         return;
     for (size_t i = 0; i < r->nallocs; i++) {
+        const al_commit *k = &r->commit[i];
+        if (!k->shares) {
+            commit_devices(w, k, pod);
+            continue;
+        }
         json_t *wrap = json_pack("{s:{s:O}}", "status", "allocation", r->allocs[i]);
-        if (r->claim_copies && r->claim_copies[i]) /* the claim's metadata: who holds the devices */
-            json_object_set(wrap, "metadata", r->claim_copies[i]);
+        if (k->name) /* the claim's metadata: who holds the devices */
+            json_object_set_new(wrap, "metadata", json_pack("{s:s,s:s}", "namespace", k->ns, "name", k->name));
         if (pod)
             json_object_set_new(json_object_get(wrap, "status"), "reservedFor",
                                 json_pack("[{s:s,s:s}]", "resource", "pods", "name", pod));
