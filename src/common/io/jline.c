@@ -140,18 +140,16 @@ static bool put_value(dra_buf *b, const json_t *v, bool jansson)
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
         put1(b, '{');
-        const char *k;
-        size_t klen;
-        json_t *x;
+        /* the iterator walked as it is (json_object_keylen_foreach finds
+         * it again from the key at every step) */
         bool first = true;
-        json_object_keylen_foreach((json_t *)v, k, klen, x)
-        {
+        for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
             if (!first)
                 put1(b, ',');
             first = false;
-            ok = put_string(b, k, klen, jansson) && ok;
+            ok = put_string(b, json_object_iter_key(it), json_object_iter_key_len(it), jansson) && ok;
             put1(b, ':');
-            ok = put_value(b, x, jansson) && ok;
+            ok = put_value(b, json_object_iter_value(it), jansson) && ok;
         }
         put1(b, '}');
         break;
