@@ -1,6 +1,7 @@
 /* JSON getters; see json.h. */
 #include "json.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,25 @@ json_t *dra_jarr(const json_t *o, const char *path)
 {
     json_t *a = dra_jget(o, path);
     return json_is_array(a) ? a : NULL;
+}
+
+json_t *dra_jstrings(size_t n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    json_t *o = json_object();
+    for (size_t i = 0; i < n && o; i++) {
+        const char *k = va_arg(ap, const char *), *v = va_arg(ap, const char *);
+        json_t *s = v ? json_string(v) : NULL;
+        if (!s) {
+            json_decref(o);
+            o = NULL;
+        } else {
+            json_object_set_new_nocheck(o, k, s);
+        }
+    }
+    va_end(ap);
+    return o;
 }
 
 void dra_jset_new(json_t *o, const char *path, json_t *value)

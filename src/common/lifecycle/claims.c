@@ -127,9 +127,14 @@ static dra_err *claim_for_owner(const claim_owner *ow, const char *entry, const 
     json_object_set_new(ann, DRA_POD_CLAIM_NAME_ANNOTATION, json_string(entry));
     json_object_set_new(md, "annotations", ann);
     /* E5-1: no blockOwnerDeletion */
-    json_object_set_new(md, "ownerReferences",
-                        json_pack("[{s:s,s:s,s:s,s:s,s:b}]", "apiVersion", ow->api_version, "kind", ow->kind, "name",
-                                  ow->name, "uid", ow->uid, "controller", 1));
+    json_t *ref =
+        dra_jstrings(4, "apiVersion", ow->api_version, "kind", ow->kind, "name", ow->name, "uid", ow->uid);
+    if (ref) {
+        json_object_set_new_nocheck(ref, "controller", json_true());
+        json_t *refs = json_array();
+        json_array_append_new(refs, ref);
+        json_object_set_new(md, "ownerReferences", refs);
+    }
     json_object_set_new(claim, "metadata", md);
     /* frozen claims share the template's spec (dra_lc_opts.freeze) */
     json_object_set_new(claim, "spec",
@@ -305,12 +310,12 @@ static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dr
             if (strcmp(names[k].pc, nm) == 0)
                 overridden = true;
         if (!overridden)
-            json_array_append_new(
-                applied, json_pack("{s:s,s:s}", "name", nm, "resourceClaimName", dra_jstr(e, "resourceClaimName")));
+            json_array_append_new(applied,
+                                  dra_jstrings(2, "name", nm, "resourceClaimName", dra_jstr(e, "resourceClaimName")));
     }
     for (size_t k = 0; k < n; k++)
         json_array_append_new(applied,
-                              json_pack("{s:s,s:s}", "name", names[k].pc, "resourceClaimName", names[k].claim));
+                              dra_jstrings(2, "name", names[k].pc, "resourceClaimName", names[k].claim));
     /* sort the applied list by name */
     size_t na = json_array_size(applied);
     for (size_t a = 1; a < na; a++)
@@ -1082,7 +1087,7 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
     json_t *entry = rc->group ? json_pack("{s:s,s:s,s:s,s:s}", "apiGroup", DRA_SCHEDULING_GROUP, "resource",
                                           "podgroups", "name", dra_jstr_or(rc->group, "metadata.name", ""), "uid",
                                           dra_jstr_or(rc->group, "metadata.uid", ""))
-                              : json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", pod_name, "uid", uid);
+                              : dra_jstrings(3, "resource", "pods", "name", pod_name, "uid", uid);
     append_with_patch(patch, st, "reservedFor", "/status/reservedFor", entry);
     json_t *a = json_object_get(st, "allocation");
     if (ts && !allocating && json_is_object(a) && lacks(a, "allocationTimestamp")) {
