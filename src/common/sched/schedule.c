@@ -356,7 +356,7 @@ static char *prefilter_validate(const dra_cluster *cl, const dra_sched_opts *o, 
         size_t ri;
         const json_t *req;
         json_array_foreach(dra_jfield(dra_jfield(dra_jfield(c, "spec"), "devices"), "requests"), ri, req) {
-            const char *rn = dra_jfield_str(req, "name") ? dra_jfield_str(req, "name") : "";
+            const char *rn = dra_jstr_or(req, "name", "");
             const json_t *ex = dra_jfield(req, "exactly");
             const json_t *fa = dra_jfield(req, "firstAvailable");
             if (ex) {
@@ -376,7 +376,7 @@ static char *prefilter_validate(const dra_cluster *cl, const dra_sched_opts *o, 
                 const json_t *sub;
                 json_array_foreach(fa, si, sub) {
                     const char *cls = dra_jfield_str(sub, "deviceClassName");
-                    const char *sn = dra_jfield_str(sub, "name") ? dra_jfield_str(sub, "name") : "";
+                    const char *sn = dra_jstr_or(sub, "name", "");
                     if (!cls || !*cls) {
                         *is_error = true;
                         return dra_xasprintf("request %s/%s: unsupported request type", rn, sn);
@@ -823,7 +823,7 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool
         return msg;
     }
     if (e->res) /* the pod, when it alone holds its claims: --explain names it */
-        dra_alloc_commit_for(S->w, e->res, p->group ? NULL : dra_jstr(p->pod, "metadata.name"));
+        dra_alloc_commit_for(S->w, e->res, p->group || !*p->name ? NULL : p->name);
     json_t *pod = dra_changes_touch(st, p->pod)->obj;
     if (e->ext_claim)
         json_object_set_new(
@@ -1045,6 +1045,7 @@ typedef struct walk {
      * are all nodes walked, for the reasons each gives. */
     size_t *cand, ncand, kc, last;
     bool pinned, claim_pinned;
+    bool can_fail; /* pinned_node_ok can refuse a node (else it is not asked) */
 } walk;
 
 /* Until 1.37 DynamicResources' PostFilter gives a reason the fit error
@@ -1131,7 +1132,8 @@ static void walk_init(sched *S, const podctx *p, walk *w)
     w->best_raw = -1;
     w->ceiling = p->fixed_score + p->max_score;
     w->simple = !p->ext && !p->ext_stale && p->min_devices > 0 && !S->o->no_prune;
-    bool can_fail = pinned_can_fail(p->pod);
+    w->can_fail = pinned_can_fail(p->pod);
+    bool can_fail = w->can_fail;
     w->leap = w->simple && !w->traces && !can_fail;
     w->last = S->nnodes;
     w->pinned = can_fail && !w->traces && pinned_candidates(S, p->pod, &w->cand, &w->ncand);
@@ -1158,7 +1160,7 @@ static bool filter_at(sched *S, podctx *p, walk *w, size_t i, dra_sched_pod *sp)
 {
     S->out->stats.nodes_checked++;
     push_index(&w->visited, &w->nvisited, &w->capvisited, i);
-    if (!pinned_node_ok(p->pod, S->nodes[i].json)) {
+    if (w->can_fail && !pinned_node_ok(p->pod, S->nodes[i].json)) {
         filter_refused(S, w, i, "node(s) didn't match Pod's node affinity/selector", false);
         return true;
     }
@@ -1287,9 +1289,10 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
 {
     podctx p = {0};
     p.pod = dra_changes_current(&S->st, pod);
-    p.ns = dra_jstr(p.pod, "metadata.namespace") ? dra_jstr(p.pod, "metadata.namespace") : "";
-    p.name = dra_jstr(p.pod, "metadata.name") ? dra_jstr(p.pod, "metadata.name") : "";
-    p.uid = dra_jstr(p.pod, "metadata.uid") ? dra_jstr(p.pod, "metadata.uid") : "";
+    const json_t *md = dra_jfield(p.pod, "metadata");
+    p.ns = dra_jstr_or(md, "namespace", "");
+    p.name = dra_jstr_or(md, "name", "");
+    p.uid = dra_jstr_or(md, "uid", "");
     p.group = dra_feature_enabled(&S->f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS) ? dra_pod_group_name(p.pod) : NULL;
     walk w = {.traces = S->o->explain ? json_array() : NULL};
     if (!prefilter_pod(S, &p, sp)) {
@@ -1461,8 +1464,8 @@ static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra
     sp->queue = q->why;
     q->why = NULL;
     sp->group = q->group ? dra_xstrdup(q->group) : NULL;
-    sp->ref = dra_xasprintf("%s/%s", dra_jstr(pod, "metadata.namespace") ? dra_jstr(pod, "metadata.namespace") : "",
-                            dra_jstr(pod, "metadata.name") ? dra_jstr(pod, "metadata.name") : "");
+    const json_t *md = dra_jfield(pod, "metadata");
+    sp->ref = dra_xasprintf("%s/%s", dra_jstr_or(md, "namespace", ""), dra_jstr_or(md, "name", ""));
 }
 
 /* The pods of one queue entry (q->v[from..to)): one pod, or the members of
