@@ -53,27 +53,27 @@ static int cmp_str(const void *a, const void *b)
 static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "request", json_string(x->req->full_name));
-    json_object_set_new(o, "driver", json_string(x->dev->slice->driver));
-    json_object_set_new(o, "pool", json_string(x->dev->slice->pool));
-    json_object_set_new(o, "device", json_string(x->dev->name));
+    json_object_set_new_nocheck(o, "request", json_string(x->req->full_name));
+    json_object_set_new_nocheck(o, "driver", json_string(x->dev->slice->driver));
+    json_object_set_new_nocheck(o, "pool", json_string(x->dev->slice->pool));
+    json_object_set_new_nocheck(o, "device", json_string(x->dev->name));
     if (x->admin)
-        json_object_set_new(o, "adminAccess", json_true());
+        json_object_set_new_nocheck(o, "adminAccess", json_true());
     if (json_is_array(x->req->tolerations) && json_array_size(x->req->tolerations))
-        json_object_set_new(o, "tolerations", json_deep_copy(x->req->tolerations));
+        json_object_set_new_nocheck(o, "tolerations", json_deep_copy(x->req->tolerations));
     if (r->w->f.binding_and_status) {
         const al_devx *dx = al_x(x->dev);
         if (json_is_array(dx->binding_conditions) && json_array_size(dx->binding_conditions))
-            json_object_set_new(o, "bindingConditions", json_deep_copy(dx->binding_conditions));
+            json_object_set_new_nocheck(o, "bindingConditions", json_deep_copy(dx->binding_conditions));
         if (json_is_array(dx->binding_failure_conditions) && json_array_size(dx->binding_failure_conditions))
-            json_object_set_new(o, "bindingFailureConditions", json_deep_copy(dx->binding_failure_conditions));
+            json_object_set_new_nocheck(o, "bindingFailureConditions", json_deep_copy(dx->binding_failure_conditions));
     }
     if (x->has_share) {
         const char *key = (c->uid && *c->uid) ? c->uid : c->ref;
         char *id = dra_xasprintf("%s/%s/%s", x->dev->slice->driver, x->dev->slice->pool, x->dev->name);
         dra_alloc_share_id(key, x->req->full_name, id, x->share_id);
         free(id);
-        json_object_set_new(o, "shareID", json_string(x->share_id));
+        json_object_set_new_nocheck(o, "shareID", json_string(x->share_id));
     }
     if (x->consumed.n > 0) {
         const char **names = dra_xmalloc(x->consumed.n * sizeof *names);
@@ -87,7 +87,7 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
                                 json_string(dra_quantity_format(dra_al_capuse_get(&x->consumed, names[i]), buf)));
         }
         free(names);
-        json_object_set_new(o, "consumedCapacity", cc);
+        json_object_set_new_nocheck(o, "consumedCapacity", cc);
     }
     /* DRAOptionalNodeOperations: "a copy of the ResourceSlice.spec.
      * skipNodeOperations value at the time when the device was allocated"
@@ -95,7 +95,7 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
     if (r->w->f.optional_node_operations) {
         const json_t *skip = x->dev->slice->skip_ops;
         if (json_is_array(skip) && json_array_size(skip))
-            json_object_set_new(o, "skipNodeOperations", json_deep_copy(skip));
+            json_object_set_new_nocheck(o, "skipNodeOperations", json_deep_copy(skip));
     }
     return o;
 }
@@ -152,8 +152,8 @@ static json_t *build_config(const al_features *f, al_claim *c)
         const json_t *cj;
         json_array_foreach(q->class->config, ci, cj) {
             json_t *o = json_object();
-            json_object_set_new(o, "source", json_string("FromClass"));
-            json_object_set_new(o, "requests", json_pack("[s]", q->full_name));
+            json_object_set_new_nocheck(o, "source", json_string("FromClass"));
+            json_object_set_new_nocheck(o, "requests", json_pack("[s]", q->full_name));
             copy_config_body(o, cj);
             json_array_append_new(cfg, o);
         }
@@ -179,9 +179,9 @@ static json_t *build_config(const al_features *f, al_claim *c)
         if (!take)
             continue;
         json_t *o = json_object();
-        json_object_set_new(o, "source", json_string("FromClaim"));
+        json_object_set_new_nocheck(o, "source", json_string("FromClaim"));
         if (json_is_array(reqs) && json_array_size(reqs))
-            json_object_set_new(o, "requests", json_deep_copy(reqs));
+            json_object_set_new_nocheck(o, "requests", json_deep_copy(reqs));
         copy_config_body(o, cj);
         json_array_append_new(cfg, o);
     }
@@ -253,13 +253,13 @@ static json_t *name_selector(const char *node)
     json_t *values = json_array(), *req = json_object(), *fields = json_array(), *term = json_object(),
            *terms = json_array(), *out = json_object();
     json_array_append_new(values, v);
-    json_object_set_new(req, "key", json_string("metadata.name"));
-    json_object_set_new(req, "operator", json_string("In"));
-    json_object_set_new(req, "values", values);
+    json_object_set_new_nocheck(req, "key", json_string("metadata.name"));
+    json_object_set_new_nocheck(req, "operator", json_string("In"));
+    json_object_set_new_nocheck(req, "values", values);
     json_array_append_new(fields, req);
-    json_object_set_new(term, "matchFields", fields);
+    json_object_set_new_nocheck(term, "matchFields", fields);
     json_array_append_new(terms, term);
-    json_object_set_new(out, "nodeSelectorTerms", terms);
+    json_object_set_new_nocheck(out, "nodeSelectorTerms", terms);
     return out;
 }
 
@@ -317,20 +317,20 @@ json_t *dra_al_build_allocation(al_run *r, al_claim *c, dra_err **err)
     for (size_t i = 0; i < c->nres; i++)
         json_array_append_new(results, result_entry(r, c, &c->res[i]));
     json_t *devices = json_object();
-    json_object_set_new(devices, "results", results);
+    json_object_set_new_nocheck(devices, "results", results);
     json_t *cfg = build_config(&r->w->f, c);
     if (json_array_size(cfg))
-        json_object_set_new(devices, "config", cfg);
+        json_object_set_new_nocheck(devices, "config", cfg);
     else
         json_decref(cfg);
     json_t *alloc = json_object();
-    json_object_set_new(alloc, "devices", devices);
+    json_object_set_new_nocheck(alloc, "devices", devices);
     json_t *ns = node_selector(r, c, err);
     if (*err) {
         json_decref(alloc);
         return NULL;
     }
     if (ns)
-        json_object_set_new(alloc, "nodeSelector", ns);
+        json_object_set_new_nocheck(alloc, "nodeSelector", ns);
     return alloc;
 }

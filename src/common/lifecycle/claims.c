@@ -112,20 +112,20 @@ static dra_err *claim_for_owner(const claim_owner *ow, const char *entry, const 
     char *name = dra_claim_name_for(gen, opts ? opts->name_suffix : DRA_NAME_SUFFIX_HASH, ow->ns, ow->uid, entry);
 
     json_t *claim = json_object();
-    json_object_set_new(claim, "apiVersion", json_string(dra_jstr_or(tmpl, "apiVersion", DRA_RESOURCE_V1)));
-    json_object_set_new(claim, "kind", json_string("ResourceClaim"));
+    json_object_set_new_nocheck(claim, "apiVersion", json_string(dra_jstr_or(tmpl, "apiVersion", DRA_RESOURCE_V1)));
+    json_object_set_new_nocheck(claim, "kind", json_string("ResourceClaim"));
     json_t *md = json_object();
     if (name)
-        json_object_set_new(md, "name", json_string(name));
-    json_object_set_new(md, "generateName", json_string(gen));
-    json_object_set_new(md, "namespace", json_string(ow->ns));
+        json_object_set_new_nocheck(md, "name", json_string(name));
+    json_object_set_new_nocheck(md, "generateName", json_string(gen));
+    json_object_set_new_nocheck(md, "namespace", json_string(ow->ns));
     json_t *labels = dra_jget(tmpl, "spec.metadata.labels");
     if (json_is_object(labels) && json_object_size(labels))
-        json_object_set_new(md, "labels", json_deep_copy(labels));
+        json_object_set_new_nocheck(md, "labels", json_deep_copy(labels));
     json_t *ann = dra_jget(tmpl, "spec.metadata.annotations");
     ann = json_is_object(ann) ? json_deep_copy(ann) : json_object();
     json_object_set_new(ann, DRA_POD_CLAIM_NAME_ANNOTATION, json_string(entry));
-    json_object_set_new(md, "annotations", ann);
+    json_object_set_new_nocheck(md, "annotations", ann);
     /* E5-1: no blockOwnerDeletion */
     json_t *ref =
         dra_jstrings(4, "apiVersion", ow->api_version, "kind", ow->kind, "name", ow->name, "uid", ow->uid);
@@ -133,11 +133,11 @@ static dra_err *claim_for_owner(const claim_owner *ow, const char *entry, const 
         json_object_set_new_nocheck(ref, "controller", json_true());
         json_t *refs = json_array();
         json_array_append_new(refs, ref);
-        json_object_set_new(md, "ownerReferences", refs);
+        json_object_set_new_nocheck(md, "ownerReferences", refs);
     }
-    json_object_set_new(claim, "metadata", md);
+    json_object_set_new_nocheck(claim, "metadata", md);
     /* frozen claims share the template's spec (dra_lc_opts.freeze) */
-    json_object_set_new(claim, "spec",
+    json_object_set_new_nocheck(claim, "spec",
                         !tspec                  ? json_object()
                         : opts && opts->freeze ? json_incref((json_t *)tspec)
                                                : json_deep_copy(tspec));
