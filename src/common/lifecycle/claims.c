@@ -127,8 +127,7 @@ static dra_err *claim_for_owner(const claim_owner *ow, const char *entry, const 
     json_object_set_new(ann, DRA_POD_CLAIM_NAME_ANNOTATION, json_string(entry));
     json_object_set_new_nocheck(md, "annotations", ann);
     /* E5-1: no blockOwnerDeletion */
-    json_t *ref =
-        dra_jstrings(4, "apiVersion", ow->api_version, "kind", ow->kind, "name", ow->name, "uid", ow->uid);
+    json_t *ref = dra_jstrings(4, "apiVersion", ow->api_version, "kind", ow->kind, "name", ow->name, "uid", ow->uid);
     if (ref) {
         json_object_set_new_nocheck(ref, "controller", json_true());
         json_t *refs = json_array();
@@ -138,9 +137,9 @@ static dra_err *claim_for_owner(const claim_owner *ow, const char *entry, const 
     json_object_set_new_nocheck(claim, "metadata", md);
     /* frozen claims share the template's spec (dra_lc_opts.freeze) */
     json_object_set_new_nocheck(claim, "spec",
-                        !tspec                  ? json_object()
-                        : opts && opts->freeze ? json_incref((json_t *)tspec)
-                                               : json_deep_copy(tspec));
+                                !tspec                 ? json_object()
+                                : opts && opts->freeze ? json_incref((json_t *)tspec)
+                                                       : json_deep_copy(tspec));
     free(gen);
     free(name);
     *out = claim;
@@ -314,8 +313,7 @@ static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dr
                                   dra_jstrings(2, "name", nm, "resourceClaimName", dra_jstr(e, "resourceClaimName")));
     }
     for (size_t k = 0; k < n; k++)
-        json_array_append_new(applied,
-                              dra_jstrings(2, "name", names[k].pc, "resourceClaimName", names[k].claim));
+        json_array_append_new(applied, dra_jstrings(2, "name", names[k].pc, "resourceClaimName", names[k].claim));
     /* sort the applied list by name */
     size_t na = json_array_size(applied);
     for (size_t a = 1; a < na; a++)
