@@ -150,3 +150,24 @@ UNIT_TEST(jline_writer_puts_lines_as_objects)
 }
 
 UNIT_MAIN()
+
+/* dra_jstrings builds what json_pack "{s:s,...}" builds, NULL where it
+ * answers NULL (a NULL or non-UTF-8 value). */
+UNIT_TEST(jstrings_as_json_pack)
+{
+    json_t *got = dra_jstrings(3, "resource", "pods", "name", "p", "uid", "u\xc3\xa9");
+    json_t *want = json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", "p", "uid", "u\xc3\xa9");
+    CHECK(got != NULL && want != NULL);
+    char *a = json_dumps(got, JSON_COMPACT), *b = json_dumps(want, JSON_COMPACT);
+    CHECK_STR(a, b);
+    CHECK_STR(a, "{\"resource\":\"pods\",\"name\":\"p\",\"uid\":\"u\xc3\xa9\"}");
+    free(a);
+    free(b);
+    json_decref(got);
+    json_decref(want);
+    CHECK(dra_jstrings(2, "name", "p", "uid", (const char *)NULL) == NULL);
+    CHECK(dra_jstrings(1, "name", "\xff") == NULL);
+    json_t *none = dra_jstrings(0);
+    CHECK(json_is_object(none) && json_object_size(none) == 0);
+    json_decref(none);
+}
