@@ -355,7 +355,8 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         }
         dra_validate_opts vo = opts->validate;
         vo.src = o;
-        e = dra_err_append(admin, dra_validate(obj, kind, &vo));
+        bool nothing_to_drop = false;
+        e = dra_err_append(admin, dra_validate_noting_drops(obj, kind, &vo, &nothing_to_drop));
         if (e && kind == DRA_KIND_RESOURCE_SLICE && ver == DRA_APIVER_RESOURCE_V1BETA1)
             dra_validate_slice_v1beta1_paths(e, opts->validate.features);
         if (e && (kind == DRA_KIND_RESOURCE_CLAIM || kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE) &&
@@ -365,7 +366,7 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
          * fields of disabled features (dra_validate checked it so), each
          * drop said in a warning.  Stored objects (no_validate, checked)
          * are used as they are, as the scheduler uses them. */
-        w = dra_drop_disabled_fields(obj, kind, opts->validate.features);
+        w = nothing_to_drop ? NULL : dra_drop_disabled_fields(obj, kind, opts->validate.features);
         if (w && as_read)
             *as_read = false;
         dra_errs_add(warnings, dra_obj_locate(w, o));

@@ -111,6 +111,11 @@ DRA_MUST_USE dra_err *dra_drop_on_create_notes(const json_t *obj, dra_kind kind,
  * strategies drop them from a new object (PrepareForCreate) before they
  * validate it; the kind validators below see the object as it is. */
 DRA_MUST_USE dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts);
+/* dra_validate, and *nothing_to_drop: true when obj holds no field of a
+ * disabled feature at all, so that dra_drop_disabled_fields on it as it
+ * is would drop nothing (a caller about to call it may skip it). */
+DRA_MUST_USE dra_err *dra_validate_noting_drops(const json_t *obj, dra_kind kind, const dra_validate_opts *opts,
+                                                bool *nothing_to_drop);
 /* The same without dropping anything: the rules of validation.go alone, as
  * upstream's unit tests call them on an object as it is. */
 DRA_MUST_USE dra_err *dra_validate_as_is(const json_t *obj, dra_kind kind, const dra_validate_opts *opts);

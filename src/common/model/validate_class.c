@@ -415,7 +415,14 @@ static dra_err *without_repeats(dra_err *e)
  * refused: such errors of the object as given are kept. */
 dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts)
 {
-    json_t *dropped = dra_v_drop_disabled(obj, kind, opts ? opts->features : NULL);
+    bool nothing;
+    return dra_validate_noting_drops(obj, kind, opts, &nothing);
+}
+
+dra_err *dra_validate_noting_drops(const json_t *obj, dra_kind kind, const dra_validate_opts *opts,
+                                   bool *nothing_to_drop)
+{
+    json_t *dropped = dra_v_drop_disabled(obj, kind, opts ? opts->features : NULL, nothing_to_drop);
     dra_err *e = dra_validate_as_is(dropped ? dropped : obj, kind, opts);
     if (dropped) {
         dra_err *all = dra_validate_as_is(obj, kind, opts), *keep = NULL;

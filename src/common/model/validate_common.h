@@ -197,8 +197,9 @@ bool dra_v_max_items(vctx *v, const char *key, const json_t *arr, size_t max);
  * dropDisabledFields of each kind; a claim's or PodGroup's status as the
  * status subresource drops them): NULL when obj has none of those fields,
  * else a copy without them (the caller's; obj is not changed) to validate
- * instead (validate_drop.c). */
-json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features *features);
+ * instead (validate_drop.c).  *none: whether obj has none of those fields
+ * (nor any that dra_drop_disabled_fields drops, a subset of them). */
+json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features *features, bool *none);
 
 /* A value of one of these resource/v1 types as Go's encoding/json writes
  * it (fields in declaration order, omitempty, map keys sorted, quantities

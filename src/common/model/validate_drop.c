@@ -94,13 +94,11 @@ static bool has_list_value(json_t *a)
         const char *s;
         size_t n;
     } lists[] = {{"bools", 5}, {"ints", 4}, {"strings", 7}, {"versions", 8}};
-    const char *k;
-    size_t n;
-    json_t *v;
-    json_object_keylen_foreach(a, k, n, v)
-    {
-        if (json_is_null(v))
+    for (void *it = json_object_iter(a); it; it = json_object_iter_next(a, it)) {
+        if (json_is_null(json_object_iter_value(it)))
             continue;
+        const char *k = json_object_iter_key(it);
+        size_t n = json_object_iter_key_len(it);
         for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
             if (n == lists[l].n && memcmp(k, lists[l].s, n) == 0)
                 return true;
@@ -180,11 +178,13 @@ static void drop_slice(dropper *d, json_t *spec)
              * empty list too: only nil is kept), whatever else the
              * attribute holds; one warning an attribute */
             static const char *const lists[] = {"bools", "ints", "strings", "versions"};
-            const char *k;
-            json_t *a, *attrs = json_object_get(dev, "attributes"); /* the macro names it at each step */
-            json_object_foreach(attrs, k, a) {
+            json_t *attrs = json_object_get(dev, "attributes");
+            /* the attributes themselves are not deleted, only their members */
+            for (void *it = json_object_iter(attrs); it; it = json_object_iter_next(attrs, it)) {
+                json_t *a = json_object_iter_value(it);
                 if (!json_is_object(a) || !has_list_value(a))
                     continue;
+                const char *k = json_object_iter_key(it);
                 char names[40] = "";
                 for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
                     json_t *v = json_object_get(a, lists[l]);
@@ -351,10 +351,13 @@ static void drop_object(dropper *d, json_t *obj, dra_kind kind)
     }
 }
 
-json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features *features)
+json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features *features, bool *none)
 {
+    /* this pass looks for the fields of every gate, those of
+     * dra_drop_disabled_fields (stored_gates) among them */
     dropper d = {features, false, false, false, false, NULL, {0}};
     drop_object(&d, (json_t *)obj, kind); /* only looks */
+    *none = !d.found;
     if (!d.found)
         return NULL;
     json_t *copy = json_deep_copy(obj);
