@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cel/validate.h"
+#include "io/jalloc.h"
 #include "model/validate.h"
 #include "slice/lint.h"
 #include "tool/progress.h"
@@ -81,6 +82,8 @@ static dra_err *validate_one(void *p, dra_obj *o)
 
 dra_err *dra_slice_run_validate(const dra_args *a, void *p, int *rc)
 {
+    /* each document's tree is dropped once checked (io/jalloc.h) */
+    dra_jalloc_arena_allow();
     dra_progress_begin(a->progress);
     dra_objset set = DRA_OBJSET_INIT;
     dra_model stats = DRA_MODEL_INIT;

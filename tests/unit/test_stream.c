@@ -606,6 +606,61 @@ UNIT_TEST(jalloc_recycles_and_changes_nothing)
     json_decref(after);
 }
 
+UNIT_TEST(jalloc_arena_frees_by_chunk)
+{
+    /* trees parsed in the arena read as they do on the heap; a chunk is
+     * cut again once its blocks are freed; a piece kept past its document
+     * stays good; what jansson makes outside a parse, and the leaves an
+     * interner keeps, are not in the arena */
+    bool on = dra_jalloc_install(); /* false in AddressSanitizer builds: no arena */
+    dra_jalloc_arena_allow();
+    const char *doc = "{\"spec\":{\"devices\":[{\"name\":\"gpu-0\",\"capacity\":{\"memory\":{\"value\":\"80Gi\"}},"
+                      "\"attributes\":{\"uuid\":{\"string\":\"a longer string than sixteen bytes\"}}}]}}";
+    json_t *heap = json_loads(doc, 0, NULL);
+    size_t used;
+    json_t *v = dra_json_parse(doc, strlen(doc), 64, &used);
+    CHECK(v && json_equal(v, heap) && used == strlen(doc));
+    CHECK(dra_jalloc_in_arena(v) == on);
+    CHECK(!dra_jalloc_in_arena(heap));
+    char *s = json_dumps(v, JSON_COMPACT); /* made outside a parse: free() takes it */
+    CHECK(s && !dra_jalloc_in_arena(s));
+    free(s);
+    json_t *kept = json_incref(json_object_get(v, "spec"));
+    json_decref(v);
+    json_t *again = dra_json_parse(doc, strlen(doc), 64, &used);
+    CHECK(json_equal(again, heap) && json_equal(kept, json_object_get(heap, "spec")));
+    json_decref(kept);
+    json_decref(again);
+    /* all freed: the next tree is cut from where the last one was */
+    json_t *a = dra_json_parse(doc, strlen(doc), 64, &used);
+    json_decref(a);
+    json_t *b = dra_json_parse(doc, strlen(doc), 64, &used);
+    CHECK(a == b);
+    json_decref(b);
+    /* many documents, each dropped: the arena is reused, not exhausted */
+    for (int i = 0; i < 20000; i++) {
+        json_t *x = dra_json_parse(doc, strlen(doc), 64, &used);
+        CHECK(x != NULL && dra_jalloc_in_arena(x) == on);
+        json_decref(x);
+    }
+    /* a capacity map read a third time is the interner's copy, on the heap */
+    dra_json_interner *in = dra_json_interner_bounded(64);
+    json_t *docs[3];
+    for (int i = 0; i < 3; i++)
+        docs[i] = dra_json_parse_shared(doc, strlen(doc), 64, &used, in);
+    const json_t *caps[3];
+    for (int i = 0; i < 3; i++)
+        caps[i] = json_object_get(json_array_get(json_object_get(json_object_get(docs[i], "spec"), "devices"), 0),
+                                  "capacity");
+    CHECK(!dra_jalloc_in_arena(caps[2]) && caps[2] != caps[1]);
+    CHECK(json_equal(docs[2], heap));
+    for (int i = 0; i < 3; i++)
+        json_decref(docs[i]);
+    dra_json_interner_free(in);
+    json_decref(heap);
+    dra_jalloc_uninstall();
+}
+
 UNIT_TEST(json_write_compact_reads_back_the_same)
 {
     json_t *v =

@@ -31,7 +31,41 @@
 /* Install the allocator for jansson; false when it is not (sanitizer
  * builds, or a malloc without malloc_usable_size). */
 bool dra_jalloc_install(void);
-/* Free the blocks held and give jansson back malloc/free. */
+/* Free the blocks held and give jansson back malloc/free.  No tree built
+ * in the arena (below) may still be alive. */
 void dra_jalloc_uninstall(void);
+
+/* An arena for trees that live about as long as one document, a stream's
+ * document read, checked and dropped (dra-slice validate).  While a parse
+ * runs in the arena (dra_jalloc_arena_set), jansson's blocks of up to
+ * DRA_JALLOC_ARENA_MAX bytes are cut from DRA_JALLOC_CHUNK-byte chunks,
+ * one after the other; each chunk counts its live blocks, and a chunk
+ * whose blocks are all freed is used again.  A block costs a few
+ * instructions to take and to give back, where malloc and free cost tens.
+ *
+ * Bounded: the chunks lie in one region of DRA_JALLOC_ARENA_BYTES
+ * reserved at the first use; when every chunk is held (trees kept for
+ * long, which pin theirs), blocks come from the recycling allocator
+ * again, as before.  Arena blocks are only ever freed through jansson
+ * (json_decref), never with free(): nothing jansson returns to a caller
+ * (json_dumps) is made inside a parse.  A tree kept past its document
+ * pins its chunk; code that keeps a small piece of a document for long
+ * (the leaf interner) copies it out first (dra_jalloc_in_arena).
+ *
+ * Off unless a tool allows it (dra_jalloc_arena_allow), and off when the
+ * allocator is not installed. */
+#define DRA_JALLOC_CHUNK ((size_t)64 << 10)
+#define DRA_JALLOC_ARENA_MAX 1024
+#define DRA_JALLOC_ARENA_BYTES ((size_t)64 << 20)
+/* Let parses use the arena from now on (a tool's choice, for the rest of
+ * the process). */
+void dra_jalloc_arena_allow(void);
+/* Whether the blocks jansson takes from now on come from the arena (only
+ * when it is allowed): a parse sets true and then restores the answer,
+ * the state before; code inside a parse sets false to make blocks that
+ * outlive the document. */
+bool dra_jalloc_arena_set(bool on);
+/* Whether p is a block of the arena. */
+bool dra_jalloc_in_arena(const void *p);
 
 #endif

@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "base/hash.h"
 #include "base/utf8.h"
+#include "jalloc.h"
 
 typedef struct jp {
     const char *p, *end;
@@ -606,8 +607,19 @@ static void leaf_remember(jp *s, const char *text, uint64_t key, size_t len, jso
     size_t i = (size_t)key & mask;
     while (in->leaf[i].key)
         i = (i + 1) & mask;
+    /* kept past this document: out of the arena (jalloc.h) */
+    json_t *kept;
+    if (dra_jalloc_in_arena(o)) {
+        bool was = dra_jalloc_arena_set(false);
+        kept = json_deep_copy(o);
+        dra_jalloc_arena_set(was);
+        if (!kept)
+            return;
+    } else {
+        kept = json_incref(o);
+    }
     in->leaf[i] =
-        (leaf_entry){key, dra_xstrndup(text, len), len, json_incref(o), s->hashing ? s->h : dra_json_content_hash(o)};
+        (leaf_entry){key, dra_xstrndup(text, len), len, kept, s->hashing ? s->h : dra_json_content_hash(o)};
     in->nleaf++;
 }
 
@@ -775,7 +787,10 @@ static json_t *parse(const char *p, size_t n, int max_depth, size_t *used, dra_j
     if (n == 0 || (p[0] != '{' && p[0] != '['))
         return NULL;
     jp s = {p, p + n, max_depth, DRA_BUF_INIT, in, hash != NULL, 0, as_jansson};
+    /* an unbounded interner keeps what it shares for good: not in the arena */
+    bool was = dra_jalloc_arena_set(!in || in->max);
     json_t *v = value(&s, 1, AT_NONE);
+    dra_jalloc_arena_set(was);
     dra_buf_free(&s.scratch);
     if (v) {
         *used = (size_t)(s.p - p);
