@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "io/jalloc.h"
 #include "io/jparse.h"
 #include "io/stream.h"
 
@@ -85,6 +86,15 @@ static void kept_from_a_pipe(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* every parse below in the arena, as dra-slice validate parses
+     * (io/jalloc.h; off in sanitizer builds), compared with jansson's
+     * own trees on the heap */
+    static bool arena;
+    if (!arena) {
+        dra_jalloc_install();
+        dra_jalloc_arena_allow();
+        arena = true;
+    }
     const char *text = (const char *)data;
     /* the fast path builds jansson's tree for what jansson takes (it also
      * takes numbers past int64 or double and invalid UTF-8, as Go's

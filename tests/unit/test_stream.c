@@ -643,6 +643,24 @@ UNIT_TEST(jalloc_arena_frees_by_chunk)
         CHECK(x != NULL && dra_jalloc_in_arena(x) == on);
         json_decref(x);
     }
+    /* trees kept alive until the region is used up: the next come from
+     * the heap, and read the same; once freed, the arena serves again */
+    enum { KEEP_MAX = 400000 };
+    json_t **alive = malloc(KEEP_MAX * sizeof *alive);
+    size_t n = 0;
+    bool spilled = false;
+    while (n < KEEP_MAX && !spilled) {
+        alive[n] = dra_json_parse(doc, strlen(doc), 64, &used);
+        spilled = !dra_jalloc_in_arena(alive[n++]);
+    }
+    CHECK(spilled);
+    CHECK(json_equal(alive[n - 1], heap) && json_equal(alive[0], heap));
+    for (size_t i = 0; i < n; i++)
+        json_decref(alive[i]);
+    free(alive);
+    json_t *back = dra_json_parse(doc, strlen(doc), 64, &used);
+    CHECK(dra_jalloc_in_arena(back) == on);
+    json_decref(back);
     /* a capacity map read a third time is the interner's copy, on the heap */
     dra_json_interner *in = dra_json_interner_bounded(64);
     json_t *docs[3];

@@ -618,8 +618,7 @@ static void leaf_remember(jp *s, const char *text, uint64_t key, size_t len, jso
     } else {
         kept = json_incref(o);
     }
-    in->leaf[i] =
-        (leaf_entry){key, dra_xstrndup(text, len), len, kept, s->hashing ? s->h : dra_json_content_hash(o)};
+    in->leaf[i] = (leaf_entry){key, dra_xstrndup(text, len), len, kept, s->hashing ? s->h : dra_json_content_hash(o)};
     in->nleaf++;
 }
 
