@@ -626,6 +626,12 @@ UNIT_TEST(jalloc_arena_frees_by_chunk)
     CHECK(s && !dra_jalloc_in_arena(s));
     free(s);
     json_t *kept = json_incref(json_object_get(v, "spec"));
+    json_t *copy = dra_jalloc_keep(v); /* to keep for long: off the arena */
+    CHECK(json_equal(copy, heap) && !dra_jalloc_in_arena(copy) && (copy != v) == on);
+    json_decref(copy);
+    copy = dra_jalloc_keep(heap); /* already on the heap: itself */
+    CHECK(copy == heap);
+    json_decref(copy);
     json_decref(v);
     json_t *again = dra_json_parse(doc, strlen(doc), 64, &used);
     CHECK(json_equal(again, heap) && json_equal(kept, json_object_get(heap, "spec")));

@@ -184,6 +184,16 @@ bool dra_jalloc_in_arena(const void *p)
     return in_arena(p);
 }
 
+json_t *dra_jalloc_keep(json_t *v)
+{
+    if (!in_arena(v))
+        return json_incref(v);
+    bool was = dra_jalloc_arena_set(false);
+    json_t *copy = json_deep_copy(v);
+    dra_jalloc_arena_set(was);
+    return copy ? copy : json_incref(v); /* no memory for a copy: v itself, pinning its chunk */
+}
+
 void dra_jalloc_uninstall(void)
 {
 #ifndef DRA_JALLOC_OFF

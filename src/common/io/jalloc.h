@@ -22,6 +22,7 @@
 #ifndef DRA_IO_JALLOC_H
 #define DRA_IO_JALLOC_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -67,5 +68,9 @@ void dra_jalloc_arena_allow(void);
 bool dra_jalloc_arena_set(bool on);
 /* Whether p is a block of the arena. */
 bool dra_jalloc_in_arena(const void *p);
+/* A reference to v to keep past its document: v's own (json_incref) when
+ * v is not in the arena, else a copy of v on the heap, so that a kept
+ * object pins no chunk.  The caller owns the reference. */
+json_t *dra_jalloc_keep(json_t *v);
 
 #endif

@@ -608,17 +608,8 @@ static void leaf_remember(jp *s, const char *text, uint64_t key, size_t len, jso
     while (in->leaf[i].key)
         i = (i + 1) & mask;
     /* kept past this document: out of the arena (jalloc.h) */
-    json_t *kept;
-    if (dra_jalloc_in_arena(o)) {
-        bool was = dra_jalloc_arena_set(false);
-        kept = json_deep_copy(o);
-        dra_jalloc_arena_set(was);
-        if (!kept)
-            return;
-    } else {
-        kept = json_incref(o);
-    }
-    in->leaf[i] = (leaf_entry){key, dra_xstrndup(text, len), len, kept, s->hashing ? s->h : dra_json_content_hash(o)};
+    in->leaf[i] = (leaf_entry){key, dra_xstrndup(text, len), len, dra_jalloc_keep(o),
+                               s->hashing ? s->h : dra_json_content_hash(o)};
     in->nleaf++;
 }
 

@@ -6,6 +6,7 @@
 
 #include "convert.h"
 #include "defaults.h"
+#include "../io/jalloc.h"
 #include "../io/jparse.h"
 #include "features.h"
 #include "strict.h"
@@ -599,7 +600,7 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
     json_t *obj = o->json;
     if (is_namespace(obj)) {
         l->namespaces = dra_xrealloc(l->namespaces, (l->nns + 2) * sizeof *l->namespaces);
-        l->namespaces[l->nns++] = json_incref(obj);
+        l->namespaces[l->nns++] = dra_jalloc_keep(obj); /* kept to the end: out of the arena */
         l->namespaces[l->nns] = NULL;
     }
     if (repeat_of_seen(l, o, kind)) {
@@ -629,7 +630,7 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
                 hold = true;
                 l->held = dra_xgrow(l->held, l->nheld, sizeof *l->held);
                 l->held[l->nheld++] =
-                    (held_obj){json_incref(obj), *kind, file_index(l, o->file), o->doc, o->line, o->item};
+                    (held_obj){dra_jalloc_keep(obj), *kind, file_index(l, o->file), o->doc, o->line, o->item};
             }
         } else {
             dra_errs_add(&l->warnings, x);

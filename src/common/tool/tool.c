@@ -319,11 +319,12 @@ static dra_err *each_object(void *ctx, dra_obj *o)
     const json_t *spec = json_object_get(obj, "spec");
     if ((!node && !slice && has_pod_template(obj, av, spec)) ||
         ((te->flags & DRA_READ_IN_ORDER) && te->deferred.n && !node && !slice)) {
-        dra_objset_add(&te->deferred, json_incref(obj), o->file, o->doc, o->line, o->item);
+        /* kept to the end of the input: out of the arena (io/jalloc.h) */
+        dra_objset_add(&te->deferred, dra_jalloc_keep(obj), o->file, o->doc, o->line, o->item);
         return NULL;
     }
     if (node) {
-        dra_objset_add(&te->context, json_incref(obj), NULL, 0, 0, -1);
+        dra_objset_add(&te->context, dra_jalloc_keep(obj), NULL, 0, 0, -1);
     } else if (slice) {
         const char *nn = json_string_value(json_object_get(spec, "nodeName"));
         if (nn && *nn)
