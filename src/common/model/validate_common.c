@@ -1037,6 +1037,8 @@ void dra_v_binding_parameters(vctx *v, const json_t *parent)
     const json_t *bc = NULL, *bfc = NULL;
     dra_varr(v, parent, "bindingConditions", &bc);
     dra_varr(v, parent, "bindingFailureConditions", &bfc);
+    if (!bc && !bfc) /* neither given (most devices): nothing below applies */
+        return;
     v_condition_names(v, "bindingConditions", bc);
     v_condition_names(v, "bindingFailureConditions", bfc);
     V_CHILD(v, "bindingConditions")
