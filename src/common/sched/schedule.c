@@ -89,8 +89,15 @@ static int cmp_cstr(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* a + b for counts of at least 0, held at INT64_MAX (the special claim's
+ * counts come from pods' requests, up to 2^63-1 each) */
+static int64_t count_add(int64_t a, int64_t b)
+{
+    return b > INT64_MAX - a ? INT64_MAX : a + b;
+}
+
 /* Fewest devices a claim can take (ExactCount counts, the smallest
- * subrequest; All and admin access count 0). */
+ * subrequest; All and admin access count 0), at most INT64_MAX. */
 static int64_t claim_min_devices(const json_t *claim)
 {
     int64_t total = 0;
@@ -101,7 +108,7 @@ static int64_t claim_min_devices(const json_t *claim)
         if (ex) {
             const char *mode = dra_jfield_str(ex, "allocationMode");
             if (!dra_jfield_true(ex, "adminAccess") && (!mode || strcmp(mode, "ExactCount") == 0))
-                total += json_integer_value(dra_jfield(ex, "count"));
+                total = count_add(total, json_integer_value(dra_jfield(ex, "count")));
             continue;
         }
         int64_t min = -1;
@@ -116,7 +123,7 @@ static int64_t claim_min_devices(const json_t *claim)
                 min = c;
         }
         if (min > 0)
-            total += min;
+            total = count_add(total, min);
     }
     return total;
 }
@@ -389,7 +396,7 @@ static char *prefilter_validate(const dra_cluster *cl, const dra_sched_opts *o, 
                                      dra_jstr(c, "metadata.name"), rn);
             }
         }
-        p->min_devices += claim_min_devices(c);
+        p->min_devices = count_add(p->min_devices, claim_min_devices(c));
         if (dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
             p->max_score += dra_sched_claim_max_score(c);
     }
@@ -485,6 +492,7 @@ typedef struct node_eval {
     json_t *ext_mappings;
     bool prefiltered;
     json_t *trace; /* allocator explain (explain mode) */
+    bool pod_error; /* the error returned is the pod's alone: it waits, the others go on */
 } node_eval;
 
 static void node_eval_clear(node_eval *e)
@@ -622,8 +630,27 @@ static void push_index(size_t **v, size_t *n, size_t *cap, size_t i)
     (*v)[(*n)++] = i;
 }
 
+/* True when the allocator's error is the special claim's count past the
+ * claim limit: the scheduler made that claim from the pod's requests (a
+ * count of 19 digits is an int64 from 1.38 on, apimachinery's
+ * maxInt64Factors), so the input is sound and only that pod is in error.
+ * Upstream's Filter returns the error status (k8s.io/kubernetes
+ * v1.38.0-beta.0 pkg/scheduler/framework/plugins/dynamicresources/
+ * dynamicresources.go, Filter: statusError), the pod gets PodScheduled=False
+ * SchedulerError and the scheduler goes on with the next pod. */
+static bool ext_claim_error(const podctx *p, const node_eval *e, const char *msg)
+{
+    if (!e->ext_claim)
+        return false;
+    char *prefix = dra_xasprintf("claim %s/%s, request ", p->ns, dra_jstr(e->ext_claim, "metadata.name"));
+    bool ours = strncmp(msg, prefix, strlen(prefix)) == 0 && strstr(msg, " exceeds the claim limit of ");
+    free(prefix);
+    return ours;
+}
+
 /* Filter one node; fills e.  Returns an error text for an error status
- * (allocator fatal error), else NULL. */
+ * (allocator fatal error; e->pod_error when it is the pod's alone), else
+ * NULL. */
 static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
 {
     /* filterExtendedResources */
@@ -683,10 +710,12 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
         pending[npending++] = e->ext_claim;
 
     if (npending) {
-        int64_t need = p->min_devices;
-        if (e->ext_claim)
-            need += claim_min_devices(e->ext_claim);
-        if (!nd->risky && !S->o->no_prune && need > dra_alloc_free_bound(S->w, nd->name)) {
+        int64_t ext_min = e->ext_claim ? claim_min_devices(e->ext_claim) : 0;
+        int64_t need = count_add(p->min_devices, ext_min);
+        /* a special claim past the claim limit is the allocator's error on
+         * every node (upstream runs it): no cut says otherwise */
+        if (!nd->risky && !S->o->no_prune && ext_min <= DRA_ALLOCATION_RESULTS_MAX &&
+            need > dra_alloc_free_bound(S->w, nd->name)) {
             S->out->stats.nodes_prefiltered++;
             e->prefiltered = true;
             e->reason = dra_xstrdup("cannot allocate all claims");
@@ -709,6 +738,7 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
                 e->reason = msg;
                 return NULL;
             }
+            e->pod_error = ext_claim_error(p, e, msg);
             return msg;
         }
         if (!dra_alloc_result_ok(res)) {
@@ -1182,8 +1212,13 @@ static bool filter_at(sched *S, podctx *p, walk *w, size_t i, dra_sched_pod *sp)
     if (w->traces)
         json_array_append_new(w->traces, node_trace(&S->nodes[i], &e, true));
     if (err) {
-        sp->outcome = DRA_POD_ERROR;
-        sp->message = err;
+        /* the framework's words for a Filter plugin's error status
+         * (pkg/scheduler/framework/runtime/framework.go, RunFilterPlugins) */
+        sp->outcome = e.pod_error ? DRA_POD_UNSCHEDULABLE : DRA_POD_ERROR;
+        sp->scheduler_error = e.pod_error;
+        sp->message = e.pod_error ? dra_xasprintf("running \"DynamicResources\" filter plugin: %s", err) : err;
+        if (e.pod_error)
+            free(err);
         node_eval_clear(&e);
         return false;
     }
@@ -1278,7 +1313,7 @@ static void reserve(sched *S, podctx *p, walk *w, dra_sched_pod *sp)
     bool pending;
     char *refused = reserve_and_bind(S, p, nd, &w->best, &pending);
     sp->outcome = !refused ? DRA_POD_SCHEDULED : pending ? DRA_POD_UNSCHEDULABLE : DRA_POD_ERROR;
-    sp->bind_error = refused != NULL;
+    sp->scheduler_error = refused != NULL;
     sp->node = refused ? NULL : dra_xstrdup(nd->name);
     sp->message = refused;
     if (!nd->risky)
@@ -1677,7 +1712,7 @@ static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
     intptr_t refusal = 0;
     if (dra_strmap_get(&S->refused_pods, uid, strlen(uid), &refusal) && refusal)
         return;
-    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR || sp->bind_error, sp->message, S->o->now);
+    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR || sp->scheduler_error, sp->message, S->o->now);
 }
 
 /* The allocator world: with claims held as records (dra_cluster_take_claim)

@@ -97,8 +97,9 @@ typedef struct dra_sched_pod {
     int64_t priority; /* as the queue sorts it */
     char *queue;      /* why it is there: priority and its source, queue time */
     char *group;      /* "ns/name" of the PodGroup it was queued with (GenericWorkload), else NULL */
-    bool bind_error;  /* placed, then refused while binding (PreBind): its PodScheduled
-                         condition says SchedulerError, whatever the outcome */
+    bool scheduler_error; /* an error status that stops no other pod (PreBind's refusal,
+                             Filter's claim limit on the special claim): its PodScheduled
+                             condition says SchedulerError, whatever the outcome */
 } dra_sched_pod;
 
 typedef struct dra_sched_stats {

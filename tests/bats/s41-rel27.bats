@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# Release-fidelity gaps of the tools against the releases they follow
+# (--kubernetes-version 1.36, 1.37, 1.38): the upstream file each case
+# reads is named above it.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+    A="$DATA/alloc"
+    NOW="--now 2026-02-01T00:00:00Z"
+}
+
+# Pod huge asking for $1 example.com/gpu (class gpu's extendedResourceName),
+# pod small for one big-gpu; no node serves example.com/gpu itself.
+ext_pods() {
+    sed 's/, example.com\/gpu: "4"//' "$A/sched-cluster.yaml" >"$T/c.yaml"
+    cat >"$T/pods.yaml" <<Y
+apiVersion: v1
+kind: Pod
+metadata: {name: huge, namespace: default, uid: uid-huge}
+spec:
+  containers:
+  - name: main
+    resources: {requests: {example.com/gpu: "$1"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: small, namespace: default, uid: uid-small}
+spec:
+  containers:
+  - name: main
+    resources: {requests: {deviceclass.resource.kubernetes.io/big-gpu: "1"}}
+Y
+}
+
+# k8s.io/kubernetes v1.38.0-beta.0 pkg/scheduler/framework/plugins/
+# dynamicresources: createResourceRequestAndMappings takes the request's
+# AsInt64 as the special claim's count; the allocator's claim limit is an
+# error status of Filter (dynamicresources.go), the pod's PodScheduled says
+# SchedulerError with the framework's "running ... filter plugin" words and
+# the scheduler goes on.  A 19-digit request is an int64 from 1.38 on
+# (apimachinery maxInt64Factors 19), an inf.Dec before (AsInt64 false: no
+# request).
+@test "schedule: a special claim past the claim limit keeps its pod pending with SchedulerError" {
+    for args in "1000000000000000000 1.38" "33 1.37" "33 1.36" "33 1.38 --no-prune"; do
+        read -r n v extra <<<"$args"
+        ext_pods "$n"
+        run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --kubernetes-version "$v" $extra -o jsonl "$T/c.yaml" "$T/pods.yaml"
+        assert_failure 1
+        msg="running \"DynamicResources\" filter plugin: claim default/<extended-resources>, request container-0-request-0: adding $n devices exceeds the claim limit of 32, with 0 already accounted for"
+        assert_equal "$stderr" "dra-alloc: pod default/huge: $msg"
+        run jq -c 'select(.kind == "Pod") | [.metadata.name, .spec.nodeName, (.status.conditions // [] | map(.reason + ": " + .message))]' <<<"$output"
+        assert_output "[\"huge\",null,[\"SchedulerError: ${msg//\"/\\\"}\"]]
+[\"small\",\"node-c\",[]]"
+    done
+}
+
+@test "schedule: a 19-digit extended-resource request asks for no device before 1.38" {
+    ext_pods 1000000000000000000
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --kubernetes-version 1.37 -o jsonl "$T/c.yaml" "$T/pods.yaml"
+    assert_success
+    run jq -c 'select(.kind == "ResourceClaim" and .metadata.ownerReferences[0].name == "huge") | .spec.devices.requests' <<<"$output"
+    assert_output '[]'
+}
