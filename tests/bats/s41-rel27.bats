@@ -63,3 +63,26 @@ Y
     run jq -c 'select(.kind == "ResourceClaim" and .metadata.ownerReferences[0].name == "huge") | .spec.devices.requests' <<<"$output"
     assert_output '[]'
 }
+
+# k8s.io/kubernetes v1.38.0-beta.0 pkg/controller/resourcepoolstatusrequest
+# views.go computeShareableSummary: the total is Quantity.Add over the
+# devices, the available nonNegativeDiff's Sub; apimachinery
+# v0.38.0-beta.0's Add and Sub round an operand more than 29 orders of
+# magnitude finer than the other (amount.go boundScaleGap), v0.37.2's are
+# exact.  upstream-cel 1.38 says quantity('1e40').add(quantity('1')) is
+# 10000000000000000000000000000100e9.
+@test "pool-status: a shareable capacity is summed and subtracted by the release's rules" {
+    cat >"$T/in.jsonl" <<'J'
+{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s1"},"spec":{"driver":"gpu.example.com","nodeName":"node-a","pool":{"name":"p","generation":1,"resourceSliceCount":1},"devices":[{"name":"d0","allowMultipleAllocations":true,"capacity":{"mem":{"value":"1e40"}}},{"name":"d1","allowMultipleAllocations":true,"capacity":{"mem":{"value":"1"}}}]}}
+{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"x"}}]}},"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"p","device":"d1","consumedCapacity":{"mem":"1"}}]}}}}
+J
+    for v in 1.37 1.38; do
+        run --separate-stderr "$DRA_BIN/dra-slice" pool-status --driver gpu.example.com --kubernetes-version "$v" \
+            --feature-gates DRAResourcePoolStatus=true,DRAConsumableCapacity=true --now 2026-01-01T00:00:00Z -o json "$T/in.jsonl"
+        assert_success
+        want='["10000000000000000000000000000000000000001","1","10e39"]'
+        [[ $v == 1.38 ]] && want='["10000000000000000000000000000100e9","1","10000000000000000000000000000099999999999"]'
+        run jq -c '.status.pools[0].shareableSummary.capacity[0] | [.total, .consumed, .available]' <<<"$output"
+        assert_output "$want"
+    done
+}

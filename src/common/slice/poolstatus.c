@@ -117,12 +117,14 @@ static nq *nq_find(nq *v, size_t n, const char *set, const char *name)
     return NULL;
 }
 
-static void nq_add(nq **v, size_t *n, const char *set, const char *name, const dra_quantity *q)
+/* Add q to the named quantity by f's release's rules (Quantity.Add). */
+static void nq_add(nq **v, size_t *n, const char *set, const char *name, const dra_quantity *q,
+                   const dra_features *f)
 {
     nq *x = nq_find(*v, *n, set, name);
     if (x) {
         dra_quantity sum;
-        if (dra_quantity_add(&sum, &x->q, q))
+        if (dra_quantity_add_rules(&sum, &x->q, q, dra_features_quantity_rules(f)))
             x->q = sum;
         return;
     }
@@ -186,13 +188,14 @@ static bool cost_fits(const pcost *c, nq *avail, size_t n)
     return true;
 }
 
-/* Take a cost from avail (what is there of it). */
-static void cost_take(const pcost *c, nq *avail, size_t n)
+/* Take a cost from avail (what is there of it), by f's release's rules
+ * (Quantity.Sub). */
+static void cost_take(const pcost *c, nq *avail, size_t n, const dra_features *f)
 {
     for (size_t i = 0; i < c->n; i++) {
         nq *have = c->v[i].set ? nq_find(avail, n, c->v[i].set, c->v[i].name) : NULL;
         dra_quantity d;
-        if (have && dra_quantity_sub(&d, &have->q, &c->v[i].q))
+        if (have && dra_quantity_sub_rules(&d, &have->q, &c->v[i].q, dra_features_quantity_rules(f)))
             have->q = d;
     }
 }
@@ -321,7 +324,7 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
         for (size_t i = 0; i < x->ndev; i++) {
             if (used(x, x->devs[i].dev)) {
                 pcost c = cost_parse(x->devs[i].dev, x->features);
-                cost_take(&c, base, nb);
+                cost_take(&c, base, nb, x->features);
                 free(c.v);
             }
         }
@@ -334,7 +337,7 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
             int64_t fit = 0;
             for (int64_t i = 0; i < g[k].nfresh && cost_fits(&g[k].cost, avail, nb); i++) {
                 fit++;
-                cost_take(&g[k].cost, avail, nb);
+                cost_take(&g[k].cost, avail, nb, x->features);
             }
             json_array_append_new(out, json_pack("{s:s,s:s,s:I,s:I}", "attribute", g[k].attr, "type", g[k].type,
                                                  "total", (json_int_t)g[k].total, "allocatable", (json_int_t)fit));
@@ -379,7 +382,7 @@ static json_t *shareable_summary(const pinfo *x, char **err)
         const json_t *c;
         json_object_foreach((json_t *)json_object_get(dev, "capacity"), name, c) {
             dra_quantity q = qty(c, x->features);
-            nq_add(&total, &nt, NULL, name, &q);
+            nq_add(&total, &nt, NULL, name, &q, x->features);
         }
     }
     json_t *out = NULL;
@@ -395,7 +398,8 @@ static json_t *shareable_summary(const pinfo *x, char **err)
             const nq *cons = nq_find(x->consumed, x->nconsumed, NULL, total[k].name);
             dra_quantity zero = dra_quantity_from_int64(0, total[k].q.format), left;
             dra_quantity c = cons ? cons->q : zero;
-            if (!dra_quantity_sub(&left, &total[k].q, &c) || dra_quantity_sign(&left) < 0)
+            if (!dra_quantity_sub_rules(&left, &total[k].q, &c, dra_features_quantity_rules(x->features)) ||
+                dra_quantity_sign(&left) < 0)
                 left = zero;
             char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_STRMAX], b3[DRA_QUANTITY_STRMAX];
             json_array_append_new(caps,
@@ -436,7 +440,7 @@ static void mark_in_use(const dra_compact *claims, const char *driver, pinfo *po
             const json_t *q;
             json_object_foreach(r->consumed, name, q) {
                 dra_quantity v = qty(q, x->features);
-                nq_add(&x->consumed, &x->nconsumed, NULL, name, &v);
+                nq_add(&x->consumed, &x->nconsumed, NULL, name, &v, x->features);
             }
         }
     }
