@@ -762,6 +762,70 @@ UNIT_TEST(depth_limits)
     dra_arena_free(&a);
 }
 
+/* The display of src's errors, the source lines left out ("ERROR: ..."
+ * lines only, and the truncation line). */
+static char *error_lines(const char *src)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast = NULL;
+    dra_err *e = cel_parse(src, strlen(src), NULL, &a, &ast);
+    char *d = e ? cel_errors_display(e, src, strlen(src)) : dra_xstrdup("");
+    dra_err_free(e);
+    dra_arena_free(&a);
+    dra_buf b = DRA_BUF_INIT;
+    for (char *line = strtok(d, "\n"); line; line = strtok(NULL, "\n"))
+        if (strncmp(line, " | ", 3) != 0)
+            dra_buf_printf(&b, "%s\n", line);
+    free(d);
+    dra_buf_puts(&b, "");
+    return dra_buf_detach(&b);
+}
+
+static size_t count_lines(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* cel-go's parser counts every report of its lexer and its parser against
+ * the limit of 100 syntax errors, in the order ANTLR makes them (a token is
+ * lexed when the parser fetches it); common.Errors keeps the first 100
+ * reported and sorts those (cel-go v0.29.2 parser/parser.go SyntaxError,
+ * common/errors.go).  Each display as upstream-cel shows it. */
+UNIT_TEST(syntax_error_limit_counts_lexer_and_parser)
+{
+    char src[512];
+    /* 99 lexer errors, then 'b' mismatched: the '#' after it is lexed
+     * first (the deletion looks one token ahead), 'b' is the 101st report:
+     * "More than 100 syntax errors", not kept */
+    memset(src, '#', 99);
+    strcpy(src + 99, " a b # c");
+    char *d = error_lines(src);
+    CHECK(count_lines(d, "token recognition error") == 100);
+    CHECK(strstr(d, "mismatched input 'b'") == NULL);
+    CHECK(strstr(d, "ERROR: <input>:1:105: Syntax error: token recognition error at: '#'\n1 more errors were truncated\n") != NULL);
+    free(d);
+    /* 40 parser errors before 70 lexer errors: the parser's are kept, the
+     * lexer's 61st report is the 101st */
+    size_t n = 0;
+    src[n++] = '[';
+    for (int i = 0; i < 40; i++) {
+        memcpy(src + n, "a[ , ", 5);
+        n += 5;
+    }
+    src[n++] = ']';
+    memset(src + n, '#', 70);
+    src[n + 70] = '\0';
+    d = error_lines(src);
+    CHECK(count_lines(d, "Syntax error: extraneous input ','") + count_lines(d, "Syntax error: mismatched input ','") == 40);
+    CHECK(count_lines(d, "token recognition error") == 60);
+    CHECK(strstr(d, "ERROR: <input>:1:200: Syntax error: mismatched input ','") != NULL);
+    CHECK(strstr(d, "1 more errors were truncated") != NULL);
+    free(d);
+}
+
 UNIT_TEST(positions_recorded)
 {
     dra_arena a = DRA_ARENA_INIT;

@@ -20,8 +20,6 @@ cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset)
     return n;
 }
 
-/* dra_err.mark of a problem the parser reports, not the visitor */
-#define PARSE_TIME 1u
 
 static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e, unsigned mark)
 {
@@ -59,7 +57,7 @@ cel_node *cel_p_parse_error(cel_parser *p, size_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    cel_node *n = add_errorv(p, offset, PARSE_TIME, fmt, ap);
+    cel_node *n = add_errorv(p, offset, CEL_P_PARSE_TIME, fmt, ap);
     va_end(ap);
     return n;
 }
@@ -75,7 +73,7 @@ cel_node *cel_p_parse_error_n(cel_parser *p, size_t offset, const char *prefix, 
         e = dra_err_newn(DRA_EXIT_INPUT, m, n + len);
         free(m);
     }
-    return add_error(p, offset, e, PARSE_TIME);
+    return add_error(p, offset, e, CEL_P_PARSE_TIME);
 }
 
 void cel_p_unvisit(cel_parser *p, size_t mark)
@@ -83,7 +81,7 @@ void cel_p_unvisit(cel_parser *p, size_t mark)
     dra_err *kept = NULL, *rest = p->errs;
     for (size_t i = 0; rest; i++) {
         dra_err *e = dra_err_pop(&rest);
-        if (i < mark || (e->mark & PARSE_TIME)) {
+        if (i < mark || (e->mark & CEL_P_PARSE_TIME)) {
             kept = dra_err_append(kept, e);
         } else {
             dra_err_free(e);

@@ -43,6 +43,10 @@ cel_node *cel_p_parse_error(cel_parser *p, size_t offset, const char *fmt, ...) 
  * kept). */
 cel_node *cel_p_parse_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len);
 
+/* dra_err.mark of a problem the parser reports (cel_p_parse_error), not
+ * the visitor */
+#define CEL_P_PARSE_TIME 1u
+
 /* Drop what the visitor reported after the first `mark` errors of
  * p->errs (dra_err_count before the subtree), keeping the parser's own
  * reports (cel_p_parse_error): cel-go's visitor

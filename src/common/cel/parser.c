@@ -35,6 +35,8 @@ typedef struct parse_state {
     size_t ntoks, pos;
     const cel_lex_error *refused; /* the lexer's errors, in source order */
     size_t nrefused;
+    size_t nlexed; /* how many of them the lexer has reported (see lexed_upto) */
+    int max_errors;
     int depth[R_COUNT];
     int max_depth;
     bool optional_syntax;
@@ -132,6 +134,60 @@ static cel_node *placeholder(parse_state *s, size_t offset)
  * returns what it has; its caller goes on.  Deletion and insertion of a
  * single token at a match (expect) and at a sync point go on in place. */
 
+/* ---- the syntax error count ----
+ *
+ * cel-go's parser (parser.go SyntaxError, the same in v0.26, v0.29.2 and
+ * cel.dev v0.33.2) is the error listener of both ANTLR's lexer and its
+ * parser: every report of either counts, the error recovery limit's too,
+ * and the report past errorReportingLimit (100) is "More than 100 syntax
+ * errors", after which the parser panics (nothing more is reported, the
+ * visitor never runs).  ANTLR lexes as the parser fetches tokens, so a
+ * lexer error is reported when the parser first fetches the token after
+ * it: when the parser reports at a token, the lexer's errors before that
+ * token (lookahead 0: adaptive prediction's "no viable alternative", the
+ * recovery limit) or before the one after it (lookahead 1: a mismatch,
+ * whose single-token deletion looks at the next token) came first. */
+
+/* Count one report at offset; false (the parser stopped) past the limit. */
+static bool count_syntax(parse_state *s, size_t offset)
+{
+    if (s->syntax_errors >= s->max_errors) {
+        cel_p_parse_error(&s->p, offset, "Syntax error: More than %d syntax errors", s->max_errors);
+        s->p.fatal = true;
+        s->exc = X_NONE;
+        return false;
+    }
+    s->syntax_errors++;
+    return true;
+}
+
+/* The lexer's reports before offset bound; false when they passed the
+ * limit. */
+static bool lexed_upto(parse_state *s, size_t bound)
+{
+    while (s->nlexed < s->nrefused && s->refused[s->nlexed].offset < bound) {
+        const cel_lex_error *e = &s->refused[s->nlexed];
+        if (!count_syntax(s, e->offset))
+            return false;
+        s->nlexed++;
+        cel_p_parse_error_n(&s->p, e->offset, "Syntax error: ", e->msg, e->len);
+    }
+    return true;
+}
+
+/* The lexer's reports up to the token at offset (lookahead 0) or the one
+ * after it (1), then the parser's own one there; false when the parser
+ * stopped. */
+static bool count_parser_report(parse_state *s, size_t offset, size_t lookahead)
+{
+    size_t i = 0;
+    while (i + 1 < s->ntoks && s->toks[i].start < offset)
+        i++;
+    i += lookahead;
+    size_t bound = i < s->ntoks && s->toks[i].kind != CEL_TOK_EOF ? s->toks[i].start : SIZE_MAX;
+    return lexed_upto(s, bound) && count_syntax(s, offset);
+}
+
 static void report_syntax(parse_state *s, size_t offset, const char *fmt, ...) DRA_PRINTF(3, 4);
 static void report_syntax(parse_state *s, size_t offset, const char *fmt, ...)
 {
@@ -142,7 +198,8 @@ static void report_syntax(parse_state *s, size_t offset, const char *fmt, ...)
     va_start(ap, fmt);
     char *msg = dra_xvasprintf(fmt, ap);
     va_end(ap);
-    cel_p_parse_error(&s->p, offset, "Syntax error: %s", msg);
+    if (count_parser_report(s, offset, strncmp(msg, "no viable alternative", 21) == 0 ? 0 : 1))
+        cel_p_parse_error(&s->p, offset, "Syntax error: %s", msg);
     free(msg);
 }
 
@@ -157,8 +214,10 @@ static cel_node *syntax_error(parse_state *s, int x, const cel_token *t, const c
         va_end(ap);
         report_syntax(s, t->start, "%s", msg);
         free(msg);
-        s->p.fatal = true;
-        s->exc = x;
+        if (!s->p.fatal) { /* else past the error limit: the parser stopped */
+            s->p.fatal = true;
+            s->exc = x;
+        }
     }
     return placeholder(s, t->start);
 }
@@ -184,8 +243,9 @@ static bool count_recovery(parse_state *s)
     if (s->p.fatal && !s->exc)
         return false;
     if (s->recoveries++ == RECOVERY_LIMIT) {
-        cel_p_parse_error(&s->p, peek(s)->start, "Syntax error: error recovery attempt limit exceeded: %d",
-                          RECOVERY_LIMIT);
+        if (count_parser_report(s, peek(s)->start, 0))
+            cel_p_parse_error(&s->p, peek(s)->start, "Syntax error: error recovery attempt limit exceeded: %d",
+                              RECOVERY_LIMIT);
         s->p.fatal = true;
         s->exc = X_NONE;
         return false;
@@ -1360,6 +1420,7 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
     s.p.ast = ast;
     s.p.macros = lim.macros;
     s.p.max_errors = lim.max_errors;
+    s.max_errors = lim.max_errors;
     s.max_depth = lim.max_recursion_depth;
     s.optional_syntax = !lim.disable_optional_syntax;
     s.ident_escape = !lim.disable_ident_escape;
@@ -1398,14 +1459,6 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
 
     cel_lex_result lx;
     cel_lex(copy, len, arena, &lx);
-    for (size_t i = 0; i < lx.nerrors; i++) {
-        if (s.syntax_errors >= lim.max_errors) {
-            cel_p_parse_error(&s.p, lx.errors[i].offset, "Syntax error: More than %d syntax errors", lim.max_errors);
-            return s.p.errs;
-        }
-        s.syntax_errors++;
-        cel_p_parse_error_n(&s.p, lx.errors[i].offset, "Syntax error: ", lx.errors[i].msg, lx.errors[i].len);
-    }
     s.toks = lx.tokens;
     s.ntoks = lx.ntokens;
     s.refused = lx.errors;
@@ -1421,6 +1474,9 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, 
                       peek_at(&s, 1)->kind == CEL_TOK_EOF ? "extraneous" : "mismatched", txt);
         free(txt);
     }
+    /* the parser fetched every token: the lexer has reported all */
+    if (!(s.p.fatal && s.exc == X_NONE))
+        lexed_upto(&s, SIZE_MAX);
     free(s.follows);
     /* A limit (recursion, recovery attempts) is a panic in cel-go's
      * parser (parser.go parse): its visitor never runs, and only what the
@@ -1494,11 +1550,17 @@ char *cel_errors_display_n(const dra_err *errs, const char *src, size_t len, siz
 {
     size_t n = dra_err_count(errs);
     const dra_err **v = dra_xmalloc((n ? n : 1) * sizeof *v);
+    /* In the order cel-go reports them: the parser's (and lexer's) reports,
+     * then the visitor's (it runs after the parse).  cel-go keeps the first
+     * 100 reported (common/errors.go maxErrorsToReport), then sorts them. */
     size_t i = 0;
-    for (const dra_err *e = errs; e; e = e->next)
-        v[i++] = e;
+    for (int pass = 0; pass < 2; pass++)
+        for (const dra_err *e = errs; e; e = e->next)
+            if (((e->mark & CEL_P_PARSE_TIME) != 0) == (pass == 0))
+                v[i++] = e;
+    size_t shown = n > 100 ? 100 : n;
     /* Stable insertion sort by (line, col). */
-    for (size_t a = 1; a < n; a++) {
+    for (size_t a = 1; a < shown; a++) {
         const dra_err *x = v[a];
         size_t b = a;
         while (b > 0) {
@@ -1513,7 +1575,6 @@ char *cel_errors_display_n(const dra_err *errs, const char *src, size_t len, siz
     }
 
     dra_buf b = DRA_BUF_INIT;
-    size_t shown = n > 100 ? 100 : n;
     for (i = 0; i < shown; i++) {
         const dra_err *e = v[i];
         if (i)

@@ -65,6 +65,10 @@ var syntaxCases = []string{
 	// a limit in an entry's value: cel-go's visitor never runs
 	"{1: has(1), 2: " + strings.Repeat("(", 300) + "1}", "{1: has(1), 2: [" + strings.Repeat("1 1, ", 40) + "]}",
 	"A{a: has(1), b: " + strings.Repeat("a[ ", 40) + "}", "[has(1), " + strings.Repeat("[", 300) + "]",
+	// past 100 syntax errors, the lexer's and the parser's counted in the order ANTLR reports them
+	strings.Repeat("#", 99) + " a b # c", strings.Repeat("#", 99) + " a b c # d", strings.Repeat("#", 99) + " a. ) # b",
+	strings.Repeat("#", 99) + " [1 2 # 3]", "[" + strings.Repeat("a[ , ", 40) + "]" + strings.Repeat("#", 70),
+	strings.Repeat("#", 70) + " [" + strings.Repeat("a[ , ", 40) + "]", strings.Repeat("# ) ", 101),
 }
 
 // Pieces the generator puts in.
