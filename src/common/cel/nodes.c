@@ -20,7 +20,6 @@ cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset)
     return n;
 }
 
-
 static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e, unsigned mark)
 {
     if (e) {

@@ -491,7 +491,7 @@ typedef struct node_eval {
     json_t *ext_claim;     /* node-specific special claim */
     json_t *ext_mappings;
     bool prefiltered;
-    json_t *trace; /* allocator explain (explain mode) */
+    json_t *trace;  /* allocator explain (explain mode) */
     bool pod_error; /* the error returned is the pod's alone: it waits, the others go on */
 } node_eval;
 
@@ -1712,7 +1712,8 @@ static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
     intptr_t refusal = 0;
     if (dra_strmap_get(&S->refused_pods, uid, strlen(uid), &refusal) && refusal)
         return;
-    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR || sp->scheduler_error, sp->message, S->o->now);
+    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR || sp->scheduler_error, sp->message,
+                              S->o->now);
 }
 
 /* The allocator world: with claims held as records (dra_cluster_take_claim)
