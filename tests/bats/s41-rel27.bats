@@ -86,3 +86,23 @@ J
         assert_output "$want"
     done
 }
+
+# k8s.io/apimachinery v0.37.2 pkg/util/yaml/decoder.go YAMLReader.Read (the
+# same in v0.36.3 and v0.38.0-beta.0): a line opening with "---" is a
+# document separator only with nothing but white space or a comment after
+# it; kubectl refuses any other ("error parsing FILE: invalid Yaml
+# document separator: foo"), the first line of the file too.
+@test "input: a --- line with more than a comment after it is refused as kubectl refuses it" {
+    printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n--- foo\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n' >"$T/a.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule "$T/a.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-alloc: $T/a.yaml:4:5 (document 2): invalid Yaml document separator: foo (kubectl allows only white space or a comment after ---)"
+    printf -- '---{a: 1}\n' >"$T/b.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" lint "$T/b.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $T/b.yaml:1:4: invalid Yaml document separator: {a: 1} (kubectl allows only white space or a comment after ---)"
+    # a comment, spaces, a tab, CR LF: separators as before
+    printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---   # c\n---\t\r\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n---#c\n' >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" lint "$T/c.yaml"
+    assert_success
+}

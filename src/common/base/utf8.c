@@ -191,3 +191,46 @@ void dra_go_quote_echo(dra_buf *b, const char *s, size_t n)
     dra_go_quote(b, cut.data, cut.len);
     dra_buf_free(&cut);
 }
+
+/* Unicode White_Space as Go's unicode.IsSpace: the bytes of the rune at p. */
+static size_t go_space_at(const unsigned char *p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    unsigned c = p[0];
+    if (c == ' ' || (c >= '\t' && c <= '\r'))
+        return 1;
+    if (c == 0xC2 && n >= 2 && (p[1] == 0x85 || p[1] == 0xA0))
+        return 2;
+    if (c == 0xE1 && n >= 3 && p[1] == 0x9A && p[2] == 0x80)
+        return 3;
+    if (c == 0xE2 && n >= 3) {
+        if (p[1] == 0x80 && ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+            return 3;
+        if (p[1] == 0x81 && p[2] == 0x9F)
+            return 3;
+    }
+    if (c == 0xE3 && n >= 3 && p[1] == 0x80 && p[2] == 0x80)
+        return 3;
+    return 0;
+}
+
+void dra_go_trim_space(const char **s, size_t *n)
+{
+    const unsigned char *p = (const unsigned char *)*s;
+    size_t len = *n, k;
+    while ((k = go_space_at(p, len)) > 0) {
+        p += k;
+        len -= k;
+    }
+    for (bool more = true; more;) {
+        more = false;
+        for (k = 1; k <= 3 && k <= len && !more; k++)
+            if (go_space_at(p + len - k, k) == k) {
+                len -= k;
+                more = true;
+            }
+    }
+    *s = (const char *)p;
+    *n = len;
+}

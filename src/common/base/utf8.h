@@ -50,4 +50,8 @@ void dra_go_quote(dra_buf *b, const char *s, size_t n);
 void dra_put_echo(dra_buf *b, const char *s, size_t n);
 void dra_go_quote_echo(dra_buf *b, const char *s, size_t n);
 
+/* Go's strings.TrimSpace: *s and *n narrowed to the text without the
+ * Unicode white space (unicode.IsSpace) at either end. */
+void dra_go_trim_space(const char **s, size_t *n);
+
 #endif

@@ -277,46 +277,12 @@ F(substring3)
     return substring(cx, &a[0], a[1].v.i, a[2].v.i, true);
 }
 
-/* Unicode White_Space as Go's unicode.IsSpace. */
-static size_t space_at(const unsigned char *p, size_t n)
-{
-    if (n == 0)
-        return 0;
-    unsigned c = p[0];
-    if (c == ' ' || (c >= '\t' && c <= '\r'))
-        return 1;
-    if (c == 0xC2 && n >= 2 && (p[1] == 0x85 || p[1] == 0xA0))
-        return 2;
-    if (c == 0xE1 && n >= 3 && p[1] == 0x9A && p[2] == 0x80)
-        return 3;
-    if (c == 0xE2 && n >= 3) {
-        if (p[1] == 0x80 && ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
-            return 3;
-        if (p[1] == 0x81 && p[2] == 0x9F)
-            return 3;
-    }
-    if (c == 0xE3 && n >= 3 && p[1] == 0x80 && p[2] == 0x80)
-        return 3;
-    return 0;
-}
-static size_t space_before(const unsigned char *p, size_t n)
-{
-    for (size_t k = 1; k <= 3 && k <= n; k++)
-        if (space_at(p + n - k, k) == k)
-            return k;
-    return 0;
-}
 F(trim)
 {
-    const unsigned char *p = (const unsigned char *)a[0].v.s.ptr;
-    size_t len = a[0].v.s.len, k;
-    while ((k = space_at(p, len)) > 0) {
-        p += k;
-        len -= k;
-    }
-    while ((k = space_before(p, len)) > 0)
-        len -= k;
-    return cel_string((const char *)p, len);
+    const char *p = a[0].v.s.ptr;
+    size_t len = a[0].v.s.len;
+    dra_go_trim_space(&p, &len);
+    return cel_string(p, len);
 }
 
 static cel_value join(cel_call_ctx *cx, const cel_list *l, const char *sep, size_t sl)

@@ -389,23 +389,42 @@ static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **ou
     }
 }
 
+/* A line opening with "---" at data[i..next): true when kubectl takes it
+ * as a document separator, with nothing after the "---" but white space
+ * (strings.TrimSpace) or a comment; else *rest is what follows (trimmed),
+ * which kubectl refuses. */
+static bool separator_line(const char *data, size_t i, size_t next, const char **rest, size_t *n)
+{
+    *rest = data + i + 3;
+    *n = next - i - 3;
+    dra_go_trim_space(rest, n);
+    return *n == 0 || **rest == '#';
+}
+
 /* Where the chunk of YAML text starting at data[at] ends: kubectl's
- * YAMLReader (k8s.io/apimachinery@v0.37.2 pkg/util/yaml/decoder.go Read)
- * ends a document before a line opening with "---" and nothing after it
- * but white space or a comment.  The chunk's first line is its own (a
- * separator: libyaml sees the document start as before); *lines: the
- * lines the chunk holds. */
-static size_t chunk_end(const char *data, size_t len, size_t at, int *lines)
+ * YAMLReader (k8s.io/apimachinery@v0.37.2 pkg/util/yaml/decoder.go Read,
+ * the same in v0.36.3 and v0.38.0-beta.0) ends a document before a line
+ * opening with "---" and nothing after it but white space or a comment,
+ * and refuses one with more ("invalid Yaml document separator: ..."):
+ * *bad is then where that line starts (else SIZE_MAX) and the chunk ends
+ * there.  The chunk's first line is its own, a separator too (kubectl's
+ * buffer is empty then: the line goes in): libyaml sees the document
+ * start as before.  *lines: the lines the chunk holds. */
+static size_t chunk_end(const char *data, size_t len, size_t at, int *lines, size_t *bad)
 {
     *lines = 0;
+    *bad = SIZE_MAX;
     for (size_t i = at; i < len;) {
         const char *nl = memchr(data + i, '\n', len - i);
         size_t next = nl ? (size_t)(nl - data) + 1 : len;
-        if (i > at && len - i >= 3 && memcmp(data + i, "---", 3) == 0) {
-            size_t k = i + 3;
-            while (k < next && strchr(" \t\r\n\v\f", data[k]))
-                k++;
-            if (k == next || data[k] == '#')
+        if (len - i >= 3 && memcmp(data + i, "---", 3) == 0) {
+            const char *rest;
+            size_t n;
+            if (!separator_line(data, i, next, &rest, &n)) {
+                *bad = i;
+                return i;
+            }
+            if (i > at)
                 return i;
         }
         if (nl)
@@ -413,6 +432,26 @@ static size_t chunk_end(const char *data, size_t len, size_t at, int *lines)
         i = next;
     }
     return len;
+}
+
+/* kubectl's refusal of the separator line at data[at] (see chunk_end), at
+ * line `line` of the input, in document doc. */
+static dra_err *separator_error(const reader *r, const char *data, size_t len, size_t at, int line, int doc)
+{
+    const char *nl = memchr(data + at, '\n', len - at);
+    size_t next = nl ? (size_t)(nl - data) + 1 : len;
+    const char *rest;
+    size_t n;
+    separator_line(data, at, next, &rest, &n);
+    dra_buf b = DRA_BUF_INIT;
+    dra_put_echo(&b, rest, n);
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT,
+                             "invalid Yaml document separator: %s (kubectl allows only white space "
+                             "or a comment after ---)",
+                             b.data ? b.data : "");
+    dra_buf_free(&b);
+    int col = (int)dra_utf8_len(data + at, (size_t)(rest - (data + at))) + 1;
+    return dra_err_at(e, r->name, doc, line, col);
 }
 
 /* The documents of one chunk (see chunk_end).  kubectl decodes the first
@@ -485,10 +524,21 @@ dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
     size_t at = 0;
     do {
         int lines;
-        size_t end = chunk_end(data, len, at, &lines);
+        size_t bad;
+        size_t end = chunk_end(data, len, at, &lines, &bad);
         e = read_chunk(&y, data + at, end - at);
         r->line_base += lines;
         at = end;
+        if (!e && bad != SIZE_MAX)
+            e = separator_error(r, data, len, bad, r->line_base + 1, y.doc + 1);
+        /* The separator that ended the chunk is no line of the next one to
+         * kubectl: one with a comment right after the "---" is left out,
+         * for libyaml would read it as text. */
+        if (!e && at + 3 < len && memcmp(data + at, "---#", 4) == 0) {
+            const char *nl = memchr(data + at, '\n', len - at);
+            at = nl ? (size_t)(nl - data) + 1 : len;
+            r->line_base++;
+        }
     } while (!e && at < len);
     r->line_base = line_base;
     clear_anchors(&y);

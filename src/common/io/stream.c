@@ -189,12 +189,13 @@ static const dra_source *file_source(dra_objset *set, const char *file)
 }
 
 /* A YAML document marker: "---" or "..." at the start of a line, alone or
- * followed by a blank. */
+ * followed by a blank; "---" also right before a comment (kubectl's
+ * separator, read_yaml.c). */
 static bool doc_marker(const char *p, const char *end)
 {
     if (end - p < 3 || (memcmp(p, "---", 3) != 0 && memcmp(p, "...", 3) != 0))
         return false;
-    return end - p == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\r' || p[3] == '\n';
+    return end - p == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\r' || p[3] == '\n' || (p[0] == '-' && p[3] == '#');
 }
 
 /* The text of o's document as a source of its own (the set's), for input
