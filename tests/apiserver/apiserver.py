@@ -1128,6 +1128,8 @@ class Handler(BaseHTTPRequestHandler):
             sub = rest[2] if len(rest) > 2 else None
             if len(rest) > 3:
                 raise NOT_FOUND_PATH
+        if group == DRA_GROUP and not self.app.serves(res, version):
+            raise NOT_FOUND_PATH
         if sub is not None and not (sub == "status" and res.status) and not (res.plural == "namespaces" and sub == "finalize"):
             raise NOT_FOUND_PATH
         if name == "":
@@ -1904,6 +1906,7 @@ class App:
         self.bookmark_interval = args.bookmark_interval
         self.min_request_timeout = args.min_request_timeout
         self.dra_versions = args.dra_versions.split(",")
+        self.minor = int(args.server_version.lstrip("v").split(".")[1])
         self.gets = collections.Counter()
         self.writes_by_writer = 0
         self.plain_log = None  # --plain-http: file of the requests' headers, one JSON line each
@@ -1928,6 +1931,10 @@ class App:
     def serves(self, res, version):
         if res.group == "" or res.group in OTHER_GROUPS:
             return version == res.version
+        if res.plural == "devicetaintrules" and version == "v1" and self.minor < 37:
+            # 1.36 serves them as v1beta2 (and v1alpha3) only: k8s.io/kubernetes
+            # v1.36.3 pkg/registry/resource/rest/storage_resource.go v1Storage
+            return False
         return version in self.dra_versions
 
     def lookup(self, group, plural):
@@ -1986,6 +1993,8 @@ class App:
         paths, schemas = {}, {}
         prefix = "/api/v1" if group == "" else "/apis/%s/%s" % (group, version)
         for r in ress:
+            if not self.serves(r, version):
+                continue
             gvk = {"group": group, "version": version, "kind": r.kind}
             sname = "io.k8s.api.%s.%s.%s" % ("core" if group == "" else "resource", version, r.kind)
             schemas[sname] = {"type": "object", "x-kubernetes-group-version-kind": [gvk],

@@ -375,6 +375,30 @@ UNIT_TEST(normalize_v1beta1)
     json_decref(o);
 }
 
+/* A kind every release the tools know serves as v1 is read as v1; a
+ * DeviceTaintRule (1.36 serves it as v1beta2 and v1alpha3 only) keeps the
+ * version it was served at, whatever the release. */
+UNIT_TEST(normalize_keeps_served_taint_rules)
+{
+    static const char *const cases[][3] = {
+        {"devicetaintrules", "v1beta2", "resource.k8s.io/v1beta2"},
+        {"devicetaintrules", "v1alpha3", "resource.k8s.io/v1alpha3"},
+        {"devicetaintrules", "v1", "resource.k8s.io/v1"},
+        {"resourceclaims", "v1beta2", "resource.k8s.io/v1"},
+        {"deviceclasses", "v1beta2", "resource.k8s.io/v1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const dra_kube_resource *r = dra_kube_resource_find(cases[i][0]);
+        json_t *o = json_pack("{s:{s:s}, s:{}}", "metadata", "name", "x", "spec");
+        dra_err *e = dra_kube_api_normalize(r, cases[i][1], o);
+        CHECK(e == NULL);
+        CHECK_STR(json_string_value(json_object_get(o, "apiVersion")), cases[i][2]);
+        CHECK_STR(json_string_value(json_object_get(o, "kind")), r->kind);
+        dra_err_free(e);
+        json_decref(o);
+    }
+}
+
 UNIT_TEST(base64)
 {
     dra_buf b = DRA_BUF_INIT;

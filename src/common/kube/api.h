@@ -6,7 +6,9 @@
  * resourceclaimtemplates, devicetaintrules (served version found by
  * discovery: v1, else v1beta2, else v1beta1 (v1alpha3 for taint rules);
  * objects of an older version are converted to v1 on read with
- * model/convert.h), and core v1 pods, nodes, namespaces, events.
+ * model/convert.h, but for a kind some release the tools know does not
+ * serve as v1: a DeviceTaintRule keeps the version it was served at, as
+ * kubectl get prints it), and core v1 pods, nodes, namespaces, events.
  *
  * Objects read from lists get apiVersion and kind like kubectl's
  * unstructured decoding gives them (the list's apiVersion, its kind without
@@ -54,9 +56,9 @@ DRA_MUST_USE dra_err *dra_kube_api_version(dra_kube_api *a, const dra_kube_resou
 char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char *version, const char *ns,
                         const char *name, const char *sub);
 
-/* Convert an object read from the server to v1 and give it apiVersion/kind
- * (version = the served version); metadata.managedFields is dropped, as
- * kubectl get does. */
+/* Convert an object read from the server to v1 (where the client
+ * converts r's kind: see above) and give it apiVersion/kind (version = the
+ * served version); metadata.managedFields is dropped, as kubectl get does. */
 DRA_MUST_USE dra_err *dra_kube_api_normalize(const dra_kube_resource *r, const char *version, json_t *obj);
 
 /* Is obj, from a watch of r at the served version, of that kind?  As

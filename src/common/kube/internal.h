@@ -30,6 +30,15 @@ DRA_MUST_USE dra_err *dra_kube_exec_credential(const dra_kube_config *cfg, dra_k
 
 /* metadata.<k> of o as a string, or NULL (borrowed; normalize.c). */
 const char *dra_kube_meta_str(const json_t *o, const char *k);
+/* Does dra_kube_api_normalize convert r's objects served at version to
+ * v1?  Only those of a group, at another version, and of a kind that
+ * every release the tools know serves as v1 (normalize.c).  A kind some
+ * release does not serve as v1 (1.36's DeviceTaintRule, v1 from 1.37:
+ * model/strict.h) keeps the version it was served at, so that a reader
+ * told that release tells it from a v1 object, which such a cluster
+ * cannot hold, and converts it as it converts a file's. */
+struct dra_kube_resource;
+bool dra_kube_api_converts(const struct dra_kube_resource *r, const char *version);
 /* Hand pages of freed list trees back to the system (glibc), so the
  * resident size stays that of the informers' compact stores (api.c). */
 void dra_kube_trim_heap(void);

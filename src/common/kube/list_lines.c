@@ -147,7 +147,7 @@ bool dra_kube_list_page_lines(const dra_kube_resource *r, const char *version, c
     dra_err *e = NULL;
     if (its != SIZE_MAX && t.tok[its].type != DRA_TAPE_ARRAY && t.tok[its].type != DRA_TAPE_NULL)
         e = dra_err_new(DRA_EXIT_RUNTIME, "list of %s: items is not a list", r->resource);
-    bool convert = *r->group && strcmp(version, "v1") != 0;
+    bool convert = dra_kube_api_converts(r, version);
     char *av = *r->group ? dra_xasprintf("%s/%s", r->group, version) : dra_xstrdup(version);
     size_t j = its + 1;
     for (uint32_t n = 0; !e && its != SIZE_MAX && t.tok[its].type == DRA_TAPE_ARRAY && n < t.tok[its].n;

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "../model/convert.h"
+#include "../model/features.h"
 #include "../model/kinds.h"
+#include "../model/strict.h"
 
 const char *dra_kube_meta_str(const json_t *o, const char *k)
 {
@@ -38,12 +40,25 @@ dra_err *dra_kube_api_normalize(const dra_kube_resource *r, const char *version,
      * kubectl get hides it too (--show-managed-fields=false) */
     json_object_del(json_object_get(obj, "metadata"), "managedFields");
     dra_err *e = NULL;
-    if (*r->group && strcmp(version, "v1") != 0) {
-        dra_kind k;
-        dra_apiver v;
-        if (dra_kind_lookup(av, r->kind, &k, &v))
-            e = dra_convert_to_v1(obj, k, v);
-    }
+    dra_kind k;
+    dra_apiver v;
+    if (dra_kube_api_converts(r, version) && dra_kind_lookup(av, r->kind, &k, &v))
+        e = dra_convert_to_v1(obj, k, v);
     free(av);
     return e;
+}
+
+bool dra_kube_api_converts(const dra_kube_resource *r, const char *version)
+{
+    if (!*r->group || strcmp(version, "v1") == 0)
+        return false;
+    dra_kind k = dra_kind_from_name(r->kind);
+    for (int rel = DRA_RELEASE_OLDEST; rel <= DRA_RELEASE_NEWEST; rel++) {
+        dra_err *e = dra_strict_unserved(k, DRA_APIVER_RESOURCE_V1, rel);
+        bool unserved = e != NULL;
+        dra_err_free(e);
+        if (unserved)
+            return false;
+    }
+    return true;
 }
