@@ -134,9 +134,29 @@ taint_input() { # APIVERSION
     echo "$CLAIM"
 }
 
-# A v1 rule under 1.36 is still read, as the v1beta2 rule it converts to:
-# the tools' own client (dra-watch snapshot and run) converts what a 1.36
-# server serves to v1, so their snapshots of such a cluster hold v1 rules.
+@test "1.36: a v1 DeviceTaintRule is left out with a warning by pool-status and the allocator" {
+    taint_input resource.k8s.io/v1 >"$T/in.jsonl"
+    want='DeviceTaintRule/t: kind: no matches for kind "DeviceTaintRule" in version "resource.k8s.io/v1": Kubernetes 1.36 does not serve it; left out'
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --driver gpu.example.com --kubernetes-version 1.36 \
+        --feature-gates DRAResourcePoolStatus=true --now 2026-01-01T00:00:00Z -o json "$T/in.jsonl"
+    assert_success
+    [[ $stderr == *"$want"* ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
+    assert_success
+    [[ $stderr == *"$want"* ]]
+    # 1.37 serves it: its taint keeps the device
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --kubernetes-version 1.37 --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
+    assert_failure 1
+    [[ $stderr != *"does not serve"* ]]
+    U=$REPO/build/upstream/1.36/bin/upstream-alloc
+    [[ -x $U ]] || skip "the 1.36 upstream-alloc is not built (make upstream-1.36)"
+    run --separate-stderr "$U" --node node-a --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"
+    assert_failure 2
+    [[ $stderr == *'no kind "DeviceTaintRule" is registered for version "resource.k8s.io/v1"'* ]]
+}
+
+# The tools' own client keeps a 1.36 cluster's rules at v1beta2, the
+# version it serves them at (s41-served27.bats): those still taint.
 @test "1.36: a v1beta2 DeviceTaintRule still taints, as the 1.36 peer says" {
     taint_input resource.k8s.io/v1beta2 >"$T/in.jsonl"
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true -o json "$T/in.jsonl"

@@ -93,3 +93,79 @@ start_136() {
     assert_success
     assert_output ""
 }
+
+# A 1.36 snapshot as dra-watch snapshot writes it (its /version first),
+# with the rules at APIVERSION.
+snapshot_136() { # APIVERSION
+    jq -c '{apiVersion: "dra-tools.io/v1alpha1", kind: "Snapshot", metadata: {name: "snapshot"},
+        serverVersion: {major: "1", minor: "36", gitVersion: "v1.36.3"}}' <<<'{}'
+    yq -c . "$D/slices.yaml"
+    yq -c . "$D/rules-v1beta2.yaml" | jq -c --arg v "$1" '.apiVersion = $v'
+    jq -c '.items[]' "$D/claims-pods.json"
+}
+
+@test "a v1 DeviceTaintRule in a 1.36 snapshot, or a file under --kubernetes-version 1.36: left out, as 1.36 answers" {
+    snapshot_136 resource.k8s.io/v1 >"$W/snap.jsonl"
+    want='DeviceTaintRule/maintenance-node-b: kind: no matches for kind "DeviceTaintRule" in version "resource.k8s.io/v1": Kubernetes 1.36 does not serve it; left out'
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:05:00Z --rule-status -o json \
+        --feature-gates DRADeviceTaintRules=true "$W/snap.jsonl"
+    assert_success
+    assert_equal "$(jq -r '.items | length' <<<"$output")" 0
+    [[ $stderr == *"$W/snap.jsonl:5 (document 5): $want"* ]] || { echo "$stderr"; false; }
+    # the same file told 1.37 (which serves v1): both rules
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:05:00Z --rule-status -o json \
+        --kubernetes-version 1.37 "$W/snap.jsonl"
+    assert_success
+    assert_equal "$(jq -r '.items[].metadata.name' <<<"$output" | sort | tr '\n' ' ')" "maintenance-node-b what-if-all-gpus "
+    [[ $stderr != *"does not serve"* ]]
+    # a plain file under --kubernetes-version 1.36
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:05:00Z --rule-status -o json --kubernetes-version 1.36 \
+        --feature-gates DRADeviceTaintRules=true "$D/slices.yaml" "$D/rules.yaml"
+    assert_success
+    assert_equal "$(jq -r '.items | length' <<<"$output")" 0
+    [[ $stderr == *"rules.yaml:4: $want"* ]] || { echo "$stderr"; false; }
+    # what 1.36's API server decodes (the validation peer), and dra-slice validate
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.36 "$D/rules.yaml"
+    assert_failure 2
+    [[ $stderr == *'DeviceTaintRule/maintenance-node-b: kind: no matches for kind "DeviceTaintRule" in version "resource.k8s.io/v1"'* ]]
+    U=$BATS_TEST_DIRNAME/../../build/upstream/1.36/bin/upstream-validate
+    [[ -x $U ]] || skip "the 1.36 upstream-validate is not built (make upstream-1.36)"
+    run --separate-stderr "$U" "$D/rules.yaml"
+    assert_failure 2
+    [[ $stderr == *'DeviceTaintRule/maintenance-node-b: kind: no matches for kind "DeviceTaintRule" in version "resource.k8s.io/v1"'* ]]
+}
+
+@test "a v1beta2 DeviceTaintRule in a 1.36 snapshot still applies; 1.38 serves v1 as 1.37" {
+    snapshot_136 resource.k8s.io/v1beta2 >"$W/snap.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:05:00Z --rule-status -o json \
+        --feature-gates DRADeviceTaintRules=true "$W/snap.jsonl"
+    assert_success
+    assert_equal "$(jq -r '.items[].metadata.name' <<<"$output" | sort | tr '\n' ' ')" "maintenance-node-b what-if-all-gpus "
+    [[ $stderr != *"does not serve"* ]]
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:05:00Z --rule-status -o json --kubernetes-version 1.38 \
+        "$D/slices.yaml" "$D/rules.yaml"
+    assert_success
+    assert_equal "$(jq -r '.items[].metadata.name' <<<"$output" | sort | tr '\n' ' ')" "maintenance-node-b what-if-all-gpus "
+    [[ $stderr != *"does not serve"* ]]
+}
+
+# run --job evict at 1.36 on a recording of the evict data with the rules
+# at APIVERSION: the rules whose status the pass applies.
+replay_rules() { # APIVERSION
+    { yq -c . "$D/slices.yaml"; yq -c . "$D/rules-v1beta2.yaml" | jq -c --arg v "$1" '.apiVersion = $v'
+        jq -c '.items[]' "$D/claims-pods.json"; } |
+        jq -c '{time: "2026-03-01T10:00:00Z", type: "ADDED", object: .}' >"$W/ev.rec"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job evict --kubernetes-version 1.36 \
+        --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:05:00Z --replay "$W/ev.rec" --replay-fast
+    assert_success
+    rules=$(jq -r 'select(.kind == "DeviceTaintRule") | .name' <<<"$output" | sort | tr '\n' ' ')
+}
+
+@test "run --job evict at 1.36 on a recording: v1beta2 rules apply, v1 ones are left out" {
+    replay_rules resource.k8s.io/v1beta2
+    assert_equal "$rules" "maintenance-node-b what-if-all-gpus "
+    [[ $stderr != *"does not serve"* ]]
+    replay_rules resource.k8s.io/v1
+    assert_equal "$rules" ""
+    [[ $stderr == *'no matches for kind "DeviceTaintRule" in version "resource.k8s.io/v1": Kubernetes 1.36 does not serve it; left out'* ]]
+}

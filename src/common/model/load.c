@@ -306,10 +306,15 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         }
         return dra_obj_locate(e, o);
     }
-    if (kind == DRA_KIND_POD_GROUP && !opts->release_fields) {
-        /* a PodGroup of a version the release does not serve cannot be in
+    if (!opts->release_fields && !opts->checked) {
+        /* an object of a version the release does not serve cannot be in
          * its cluster: it is no object of the input, as an unknown kind
-         * (1.36 serves v1alpha2 alone, 1.37 and 1.38 v1beta1 and v1alpha3) */
+         * (strict.c's table: a PodGroup, which 1.36 serves as v1alpha2
+         * alone, 1.37 and 1.38 as v1beta1 and v1alpha3; a DeviceTaintRule,
+         * which 1.36 serves as v1alpha3 and v1beta2 only, v1 from 1.37).
+         * The tools' client keeps such a rule at the version it was served
+         * at (kube/api.h), so a 1.36 cluster's rules read from it pass.
+         * Checked objects were converted to v1 when they were read. */
         e = dra_strict_unserved(kind, ver, (int)dra_features_release_of(opts->validate.features));
         if (e && opts->skip_unknown) {
             dra_err_set_msg(e, dra_xasprintf("%s: Kubernetes %s does not serve it; left out", e->msg,
