@@ -76,10 +76,13 @@ if [[ -n $cx ]]; then
     bench_header
     while read -r _ name ns allocs; do
         js_ns=$(awk -v n="$name" '$2 == n {print $3}' <<<"$js_out")
-        peer="no cel-js figure in this run"
-        [[ -z $js_ns ]] || peer="cel-js $js_ns ns/eval (no conversion)"
-        bench_row "selector $name, conversion included" "$ns ns, $allocs allocations" "$peer" \
-            "<= 50 ns$(awk -v n="$ns" 'BEGIN { if (n > 50) printf "; MISSED: %.1fx over", n / 50 }')" cel-device
+        peer="no cel-js figure in this run" ratio=-
+        if [[ -n $js_ns ]]; then
+            peer="cel-js $js_ns ns/eval (no conversion)"
+            ratio=$(awk -v a="$ns" -v b="$js_ns" 'BEGIN { printf "%.3f", a / b }')
+        fi
+        bench_row "selector $name, conversion included" "$ns ns, $allocs allocations" "$peer" "$ratio" \
+            "<= 50 ns" "$(bench_verdict "$ns" le 50 ns)" cel-device
     done <<<"$cx"
 fi
 if [[ -n $conv ]]; then

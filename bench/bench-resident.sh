@@ -27,12 +27,13 @@ trap 'rm -rf "$T"' EXIT
 # shellcheck disable=SC1091 # bench/table.sh, read from the top of the tree
 . bench/table.sh
 measure() { bench_measure "$@"; }
-# row CASE NOW PEER: now against Python holding the same objects, target 128 MiB
-row() {
-    bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" 128)" \
-        "python holding it $(awk -v p="$3" 'BEGIN { split(p, y, " "); printf "%.1f MiB", y[3] / 1024 }'), ratio $(bench_ratio "$2" "$3" 3)" \
-        "<= 128 MiB"
+# prow CASE NOW PEER MiB [ROW]: now against Python holding the same objects
+# (peak memory, the ratio ours over Python's), target MiB
+prow() {
+    bench_row "$1" "$(bench_cell "$2")" "python holding it $(bench_cell "$3")" "$(bench_ratio "$2" "$3" 3)" \
+        "<= $4 MiB" "$(bench_mem_verdict "$2" "$4")" "${5:-}"
 }
+row() { prow "$1" "$2" "$3" 128; } # row CASE NOW PEER: target 128 MiB
 cat >"$T/hold.py" <<'PY'
 import json, sys
 objs = []
@@ -89,11 +90,13 @@ done
 # A fleet in use: half of every node's devices allocated, one claim and one
 # bound pod each (bench/gen-held.py; 50,000 claims and 50,000 pods on
 # 100,000 devices), every tool that reads claims and pods against Python
-# holding the same objects.  held NODES TARGET-MIB [CAPACITY POOL CLAIM]
-# (10 devices a node): the issue's cases (bench/table.sh) that its capacity,
-# pool-status and dra-claim status rows measure, "" for none.
+# holding the same objects.  held NODES TARGET-MIB [CAPACITY POOL CLAIM
+# [ONLY]] (10 devices a node): the issue's cases (bench/table.sh) that its
+# capacity, pool-status and dra-claim status rows measure, "" for none;
+# ONLY=issue: those rows alone (the million, where the others take GiBs
+# and minutes).
 held() {
-    local n=$1 target=$2 d="$T/held" capacity=${3:-} pool=${4:-} claim=${5:-}
+    local n=$1 target=$2 d="$T/held" capacity=${3:-} pool=${4:-} claim=${5:-} only=${6:-}
     rm -rf "$d"
     mkdir -p "$d"
     "$B/dra-slice" profile gpu --nodes "$n" --devices 10 -o jsonl >"$d/fleet.jsonl"
@@ -103,13 +106,18 @@ held() {
         "($(($(cat "${in[@]}" | wc -c) / 1000000)) MB)"
     local peer peerd peerp
     peer=$(measure "$PY" "$T/hold.py" "${in[@]}")
+    # hrow CASE NOW PEER [ROW]
+    hrow() { prow "$1" "$2" "$3" "$target" "${4:-}"; }
+    hrow "dra-alloc capacity" "$(measure "$B/dra-alloc" capacity "${in[@]}")" "$peer" "$capacity"
+    hrow "dra-slice pool-status --driver (1,000 pools)" \
+        "$(measure "$B/dra-slice" pool-status --driver gpu.example.com --limit 1000 "${in[@]}")" "$peer" "$pool"
+    if [[ $only == issue ]]; then
+        rm -rf "$d"
+        return
+    fi
+    hrow "dra-claim status" "$(measure "$B/dra-claim" status "${in[@]}")" "$peer" "$claim"
     peerd=$(measure "$PY" "$T/hold.py" "$d/held.jsonl" "$d/moved.jsonl")
     peerp=$(measure "$PY" "$T/hold.py" "${in[@]}" "$d/pending.jsonl")
-    # hrow CASE NOW PEER [ROW]
-    hrow() { bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" "$target")" \
-        "python holding it $(awk -v p="$3" 'BEGIN { split(p, y, " "); printf "%.1f MiB", y[3] / 1024 }'), ratio $(bench_ratio "$2" "$3" 3)" \
-        "<= $target MiB" "${4:-}"; }
-    hrow "dra-alloc capacity" "$(measure "$B/dra-alloc" capacity "${in[@]}")" "$peer" "$capacity"
     # a ResourceQuota where the claims are: its use counted from every claim
     printf '{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q","namespace":"bench"},"spec":{"hard":{"count/resourceclaims.resource.k8s.io":"%d","gpu.deviceclass.resource.k8s.io/devices":"%d"}}}\n' \
         $((n * 10)) $((n * 10)) >"$d/quota.jsonl"
@@ -117,12 +125,9 @@ held() {
     # the same quota's admission of every claim, one at a time from their
     # texts (the pods as text too, but those an extended-resource claim names)
     hrow "dra-alloc quota" "$(measure "$B/dra-alloc" quota "${in[@]}" "$d/quota.jsonl")" "$peer"
-    hrow "dra-slice pool-status --driver (1,000 pools)" \
-        "$(measure "$B/dra-slice" pool-status --driver gpu.example.com --limit 1000 "${in[@]}")" "$peer" "$pool"
     hrow "dra-alloc diff (1% of claims moved)" "$(measure "$B/dra-alloc" diff "$d/held.jsonl" "$d/moved.jsonl")" "$peerd"
     hrow "dra-alloc schedule --what-if --drain node-0" \
         "$(measure "$B/dra-alloc" schedule --what-if --drain node-0 --now "$NOW" "${in[@]}")" "$peer"
-    hrow "dra-claim status" "$(measure "$B/dra-claim" status "${in[@]}")" "$peer" "$claim"
     # doctor once looked up every allocated device's pool by indexing all
     # slices again (minutes at 20,000 devices; 7 s of CPU at 100,000 now):
     # bounded all the same, its cell says exit 124 when it runs over
@@ -133,11 +138,15 @@ held() {
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "${in[@]}" "$d/pending.jsonl")" "$peerp"
     rm -rf "$d"
 }
-held 10000 128 capacity-10k "" claim-status
+# at 100,000 devices the capacity row is the issue's capacity at 10k nodes
+# and its capacity at 100k half allocated
+held 10000 128 capacity-10k,pool-status-1m pool-status-1m claim-status
 
 # The million: 1,000,000 devices (100,000 nodes of 10; 276 MB of JSON Lines)
-# and dra-alloc schedule of 10,000 pods, targets under 1 GiB and 30 s.  Takes
-# minutes and GiBs: only with DRA_BENCH_MILLION=1.
+# and dra-alloc schedule of 100,000 pods, every row under 1 GiB, against
+# Python holding the same objects; then the fleet half allocated, the
+# issue's capacity and pool-status rows alone.  Takes minutes and GiBs:
+# only with DRA_BENCH_MILLION=1.
 if [ "${DRA_BENCH_MILLION:-0}" = 1 ]; then
     "$B/dra-slice" profile gpu --nodes 100000 --devices 10 -o jsonl >"$T/m.jsonl"
     {
@@ -145,16 +154,18 @@ if [ "${DRA_BENCH_MILLION:-0}" = 1 ]; then
         awk 'BEGIN { for (i = 0; i < 100000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"}}\n", i }'
         tail -1 "$T/base.jsonl"
     } >"$T/mbase.jsonl"
-    awk 'BEGIN { for (i = 0; i < 10000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"one\"}]}}\n", i, i }' >"$T/mpods.jsonl"
+    awk 'BEGIN { for (i = 0; i < 100000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"one\"}]}}\n", i, i }' >"$T/mpods.jsonl"
     echo "== 1,000,000 devices ($(($(stat -c %s "$T/m.jsonl") / 1000000)) MB; target under 1024 MiB)"
-    mrow() { bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" 1024)" "-" "<= 1024 MiB" "${3:-}"; } # CASE NOW [ROW]
+    mpeer=$(measure "$PY" "$T/hold.py" "$T/mbase.jsonl" "$T/m.jsonl")
+    mrow() { prow "$1" "$2" "$mpeer" 1024 "${3:-}"; } # CASE NOW [ROW]
     mrow "dra-slice validate (streams)" "$(measure "$B/dra-slice" validate "$T/m.jsonl")"
     mrow "dra-slice lint" "$(measure "$B/dra-slice" lint "$T/m.jsonl")"
     mrow "dra-claim status" "$(measure "$B/dra-claim" status "$T/mbase.jsonl" "$T/m.jsonl")"
     mrow "dra-select --class gpu" "$(measure "$B/dra-select" --class gpu "$T/mbase.jsonl" "$T/m.jsonl")"
     mrow "dra-evict (no taints)" "$(measure "$B/dra-evict" --now "$NOW" "$T/mbase.jsonl" "$T/m.jsonl")"
-    mrow "dra-alloc schedule, 10,000 pods (< 30 s)" \
+    mpeer=$(measure "$PY" "$T/hold.py" "$T/mbase.jsonl" "$T/m.jsonl" "$T/mpods.jsonl")
+    mrow "dra-alloc schedule, 100,000 pods" \
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/mbase.jsonl" "$T/m.jsonl" "$T/mpods.jsonl")" schedule-1m
     rm -f "$T/m.jsonl" "$T/mbase.jsonl" "$T/mpods.jsonl"
-    held 100000 1024 pool-status-1m pool-status-1m ""
+    held 100000 1024 pool-status-1m pool-status-1m "" issue
 fi

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # dra-watch against the test API server, beside kubectl on the same server in
-# the same run: listing 10,000 ResourceSlices (objects/s, client CPU, peak memory; also
-# as bench/table.sh's row of the issue's dra-watch get case) and a burst of 10,000
-# watch events (events/s after the burst starts, peak memory).
+# the same run: listing 10,000 ResourceSlices (objects/s, client CPU, peak
+# memory) and a burst of 10,000 watch events (events/s after the burst
+# starts, peak memory).  The issue's dra-watch get row (bench/table.sh):
+# the list's client CPU against the base it is to be 3x below, dra-watch as
+# it was before it read the API server's JSON with the fast parser (98d24e5,
+# 68-78 % of its instructions in json_loadb), built from git once into
+# build/bench/watch-base (DRA_BENCH_WATCH_BASE: another binary); the two
+# alternated, the median of BENCH_WATCH_RUNS (5) each.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 BIN=${DRA_BIN:-$PWD/build/bin}
@@ -25,21 +30,59 @@ peak() { awk '/Maximum resident/ { printf "%.1f", $NF / 1024 }' "$1"; }
 cpu() { awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$1"; }
 
 # ---- list
-declare -A listed
-for who in dra-watch kubectl; do
-    if [[ $who == dra-watch ]]; then cmd=("$BIN/dra-watch" get resourceslices); else cmd=("$KUBECTL" get resourceslices -o json); fi
+# the base: dra-watch before 98d24e5, built once from git
+BASE_COMMIT=9e2012f9cf42c08ef3ccad01292b1eb69cae482e # 98d24e5^
+WBASE=${DRA_BENCH_WATCH_BASE:-$PWD/build/bench/watch-base/build/bin/dra-watch}
+if [[ ! -x $WBASE && -z ${DRA_BENCH_WATCH_BASE:-} ]] && git rev-parse -q --verify "$BASE_COMMIT^{commit}" >/dev/null; then
+    echo "building the base dra-watch ($BASE_COMMIT) into build/bench/watch-base"
+    rm -rf build/bench/watch-base
+    mkdir -p build/bench/watch-base
+    if ! { git archive "$BASE_COMMIT" | tar -x -C build/bench/watch-base &&
+        nice make -s -C build/bench/watch-base -j2 build/bin/dra-watch >"$work/base-build.log" 2>&1; }; then
+        echo "the base dra-watch did not build:"
+        tail -5 "$work/base-build.log"
+    fi
+fi
+# list WHO OUT-PREFIX CMD...: one list under time -v; "objects/s cpu MiB"
+# appended to OUT-PREFIX.figs, the objects to OUT-PREFIX.out
+list() {
+    local who=$1 t0 t1
+    shift
     t0=$(now)
-    /usr/bin/time -v -o "$work/time.$who" "${cmd[@]}" >"$work/list.$who" || { echo "$who list failed"; exit 1; }
+    /usr/bin/time -v -o "$work/time.$who" "$@" >"$work/list.$who" || { echo "$who list failed"; return 1; }
     t1=$(now)
-    printf 'list %d ResourceSlices  %-9s %8s objects/s  cpu %5s s  peak %6s MiB\n' "$N" "$who" "$(rate "$N" "$t0" "$t1")" \
-        "$(cpu "$work/time.$who")" "$(peak "$work/time.$who")"
-    listed[$who]="$(rate "$N" "$t0" "$t1") objects/s, cpu $(cpu "$work/time.$who") s, $(peak "$work/time.$who") MiB"
+    echo "$(rate "$N" "$t0" "$t1") $(cpu "$work/time.$who") $(peak "$work/time.$who")" >>"$work/figs.$who"
+}
+# the median run by cpu of WHO: "objects/s, cpu C s, M MiB"
+median() {
+    sort -k2,2n "$work/figs.$1" | awk '{ a[++n] = $0 } END { split(a[int((n + 1) / 2)], x, " ")
+        printf "%s objects/s, cpu %s s, %s MiB", x[1], x[2], x[3] }'
+}
+mcpu() { sort -k2,2n "$work/figs.$1" | awk '{ a[++n] = $2 } END { print a[int((n + 1) / 2)] }'; }
+whos=(dra-watch kubectl)
+[[ -x $WBASE ]] && whos+=(base)
+for ((r = 0; r < ${BENCH_WATCH_RUNS:-5}; r++)); do
+    list dra-watch "$BIN/dra-watch" get resourceslices || exit 1
+    [[ -x $WBASE ]] && { list base "$WBASE" get resourceslices || exit 1; }
 done
-# the same as the issue's row: dra-watch's client CPU against kubectl's
+list kubectl "$KUBECTL" get resourceslices -o json || exit 1
+for who in "${whos[@]}"; do
+    printf 'list %d ResourceSlices  %-9s %s\n' "$N" "$who" "$(median "$who")"
+done
 bench_header
-bench_row "dra-watch get resourceslices, $N slices" "${listed[dra-watch]}" \
-    "kubectl get -o json ${listed[kubectl]}, cpu ratio $(bench_ratio "0 $(cpu "$work/time.dra-watch") 0" \
-        "0 $(cpu "$work/time.kubectl") 0" 2)" "cpu ratio <= 1" watch-get
+case="dra-watch get resourceslices, $N slices"
+if [[ -x $WBASE ]]; then
+    cmp -s "$work/list.dra-watch" "$work/list.base" || echo "dra-watch and its base listed different objects"
+    ratio=$(awk -v a="$(mcpu dra-watch)" -v b="$(mcpu base)" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+    bench_row "$case" "$(median dra-watch)" "base (${BASE_COMMIT:0:7}) $(median base)" "$ratio" "cpu <= base / 3" \
+        "$(bench_verdict "$ratio" le 0.3333)" watch-get
+else
+    bench_row "$case" "$(median dra-watch)" "no base dra-watch (${BASE_COMMIT:0:7}: no git)" - "cpu <= base / 3" \
+        "no figure" watch-get
+fi
+ratio=$(awk -v a="$(mcpu dra-watch)" -v b="$(mcpu kubectl)" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+bench_row "$case" "$(median dra-watch)" "kubectl get -o json $(median kubectl)" "$ratio" "cpu <= kubectl's" \
+    "$(bench_verdict "$ratio" le 1)"
 [[ $(wc -l <"$work/list.dra-watch") == "$N" ]] || echo "dra-watch listed $(wc -l <"$work/list.dra-watch") objects, not $N"
 
 # ---- watch burst: both watch the same server at once; N modifications in one burst

@@ -10,7 +10,9 @@
  * included, as dra-alloc pays it for a device it meets for the first time:
  * "cx <name> <ns/device> <allocations/device>" (from the device's compact
  * JSON text and the facts its packed slice holds with it, as the allocator
- * meets a packed slice's device: build, match, drop; see device_from_text),
+ * meets a packed slice's device: build, match, drop; see device_from_text;
+ * the NDEV devices of one packed slice in turn, named apart as
+ * scheduler_perf's are, not one device's text again and again),
  * and "ct <name> <ns/device>" for the same through a jansson tree of the
  * text (the tools' path before they built devices from text), then
  * "conv device <ns/device> <allocations/device> <bytes/device>" for
@@ -77,6 +79,8 @@ static cel_dra_device *device_from_text(const char *text, size_t len, dra_arena 
     return cel_dra_device_build_packed(text, len, "test-driver.cdi.k8s.io", scratch, &as_1_37, reuse);
 }
 
+enum { NDEV = 1024 };
+
 int main(int argc, char **argv)
 {
     long iterations = argc > 1 ? atol(argv[1]) : 1000000;
@@ -85,14 +89,29 @@ int main(int argc, char **argv)
     json_t *dev = json_loads("{\"name\": \"device-1\", \"attributes\": {\"driverVersion\": {\"version\": \"1.0.0\"},"
                              " \"model\": {\"string\": \"test\"}}, \"capacity\": {\"memory\": {\"value\": \"8Gi\"}}}",
                              0, &je);
-    /* the device as a packed slice holds it (model/packed.c) */
-    json_t *slice = json_pack("{s:{s:s,s:[O]}}", "spec", "driver", "test-driver.cdi.k8s.io", "devices", dev);
+    /* NDEV such devices, device-0 first, as a packed slice holds them
+     * (model/packed.c) */
+    json_t *devs = json_array();
+    for (int i = 0; i < NDEV; i++) {
+        json_t *c = json_deep_copy(dev);
+        json_object_set_new(c, "name", json_sprintf("device-%d", i));
+        json_array_append_new(devs, c);
+    }
+    json_t *slice = json_pack("{s:{s:s,s:o}}", "spec", "driver", "test-driver.cdi.k8s.io", "devices", devs);
     dra_slice_packs packs = {0};
     dra_slice_pack(&packs, slice);
     json_decref(slice);
-    dra_buf text = DRA_BUF_INIT;
-    const char *packed = dra_packed_next(packs.v[0], NULL);
-    dra_buf_append(&text, packed, strlen(packed));
+    static const char *texts[NDEV];
+    static size_t lens[NDEV];
+    const char *cur = NULL;
+    for (int i = 0; i < NDEV; i++) {
+        if (!(cur = dra_packed_next(packs.v[0], cur))) {
+            fprintf(stderr, "cel_bench: %d devices packed, not %d\n", i, NDEV);
+            return 1;
+        }
+        texts[i] = cur;
+        lens[i] = strlen(cur);
+    }
     cel_env *env = cel_dra_env_new(NULL);
     cel_dra_device *d = cel_dra_device_new(dev, "test-driver.cdi.k8s.io");
     int rc = 0;
@@ -142,7 +161,7 @@ int main(int argc, char **argv)
             before = allocations;
             t0 = now_ns();
             for (long i = 0; i < n; i++) {
-                cel_dra_device *x = device_from_text(packed, text.len, &xs, &reuse);
+                cel_dra_device *x = device_from_text(texts[i % NDEV], lens[i % NDEV], &xs, &reuse);
                 dra_err_free(cel_dra_match(p, x, &matched));
                 cel_dra_device_drop(x, &reuse);
             }
@@ -150,7 +169,7 @@ int main(int argc, char **argv)
             ax += allocations - before;
             t0 = now_ns();
             for (long i = 0; !cx_only && i < n; i++) {
-                json_t *tree = dra_json_read_compact(text.data, text.len);
+                json_t *tree = dra_json_read_compact(texts[i % NDEV], lens[i % NDEV]);
                 cel_dra_device *x = cel_dra_device_build(tree, "test-driver.cdi.k8s.io", &xs);
                 dra_err_free(cel_dra_match(p, x, &matched));
                 cel_dra_device_free(x);
@@ -191,7 +210,6 @@ int main(int argc, char **argv)
     cel_dra_device_free(d);
     cel_env_free(env);
     json_decref(dev);
-    dra_buf_free(&text);
     dra_slice_packs_free(&packs);
     return rc;
 }

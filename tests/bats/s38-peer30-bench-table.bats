@@ -13,12 +13,12 @@ setup() {
     # of the issue, go among the other rows
     cat >"$BATS_TEST_TMPDIR/bench/bench-resident.sh" <<EOF
 . "$TOP/bench/table.sh"
-bench_row "dra-claim status" "1 s" "python 1" "<= 128 MiB"
-bench_row "dra-alloc capacity" "2 s" "python 2" "<= 128 MiB" capacity-10k
-bench_row "dra-claim status" "3 s" "python 3" "<= 128 MiB" claim-status
-bench_row "schedule row" "4 pods/s" "peer 4" "t4" schedule-5k
-bench_row "dra-watch get resourceslices" "6 s" "kubectl 6" "t6"
-bench_row "something else" "5 s" "python 5" "t5" no-such-case
+bench_row "dra-claim status" "1 s" "python 1" 0.1 "<= 128 MiB" met
+bench_row "dra-alloc capacity" "2 s" "python 2" 0.2 "<= 128 MiB" met capacity-10k,pool-status-1m
+bench_row "dra-claim status" "3 s" "python 3" 0.3 "<= 128 MiB" met claim-status
+bench_row "schedule row" "4 pods/s" "peer 4" x4 "t4" "MISSED by 4" schedule-5k
+bench_row "dra-watch get resourceslices" "6 s" "kubectl 6" 0.6 "t6" met
+bench_row "something else" "5 s" "python 5" 0.5 "t5" met no-such-case
 EOF
 }
 
@@ -26,27 +26,30 @@ EOF
     run bash "$BATS_TEST_TMPDIR/bench/bench-resident.sh"
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq 6 ]
-    [[ ${lines[3]} == "schedule row "*"| 4 pods/s "*"| peer 4 "*"| t4" ]]
+    [[ ${lines[3]} == "schedule row "*"| 4 pods/s "*"| peer 4 "*"| x4 "*"| t4 "*"| MISSED by 4" ]]
     [ ! -e "$BATS_TEST_TMPDIR/rows" ]
     DRA_BENCH_TABLE=$BATS_TEST_TMPDIR/rows bash "$BATS_TEST_TMPDIR/bench/bench-resident.sh" >/dev/null
     [ "$(wc -l <"$BATS_TEST_TMPDIR/rows")" -eq 6 ]
-    [ "$(sed -n 4p "$BATS_TEST_TMPDIR/rows")" = "$(printf 'schedule-5k\tbench-resident.sh\tschedule row\t4 pods/s\tpeer 4\tt4')" ]
+    [ "$(sed -n 4p "$BATS_TEST_TMPDIR/rows")" = "$(printf 'schedule-5k\tbench-resident.sh\tschedule row\t4 pods/s\tpeer 4\tx4\tt4\tMISSED by 4')" ]
 }
 
 @test "bench_summary: the issue's cases in its order, then the other rows" {
     DRA_BENCH_TABLE=$BATS_TEST_TMPDIR/rows bash "$BATS_TEST_TMPDIR/bench/bench-resident.sh" >/dev/null
     run bash -c ". '$TOP/bench/table.sh'; bench_summary '$BATS_TEST_TMPDIR/rows'"
     [ "$status" -eq 0 ]
-    [[ ${lines[0]} == "case "*"| now "*"| peer "*"| target" ]]
-    [ "${lines[1]}" = "dra-claim status, 100k devices half allocated:" ]
-    [[ ${lines[2]} == "  dra-claim status "*"| 3 s "* ]]
-    [[ ${lines[3]} == "pool-status / capacity, 1M devices"* ]]
-    [[ ${lines[4]} == "  - "*"| not measured in this run "* ]]
-    [ "${lines[5]}" = "dra-alloc capacity, 10k nodes:" ]
+    [[ ${lines[0]} == "case "*"| ours "*"| peer "*"| ratio "*"| target "*"| met/missed-by" ]]
+    [ "${lines[1]}" = "dra-claim status, 100k devices half allocated: <= 128 MiB:" ]
+    [[ ${lines[2]} == "  dra-claim status "*"| 3 s "*"| 0.3 "*"| met" ]]
+    # a row that names two cases is in both
+    [[ ${lines[3]} == "pool-status / capacity: 1M devices"* ]]
+    [[ ${lines[4]} == "  dra-alloc capacity "*"| 2 s "* ]]
+    [[ ${lines[5]} == "dra-alloc capacity, 10k nodes"* ]]
     [[ ${lines[6]} == "  dra-alloc capacity "*"| 2 s "* ]]
+    [[ ${lines[7]} == "schedule, 1M devices, 100k pods"* ]]
+    [[ ${lines[8]} == "  - "*"| not measured in this run "* ]]
     [[ ${lines[9]} == "schedule, 500 nodes x 10 GPUs, 5k pods"* ]]
-    [[ ${lines[10]} == "  schedule row "*"| 4 pods/s "*"| peer 4 "*"| t4" ]]
-    [ "${lines[-6]}" = "dra-watch get, 10k slices, client CPU:" ]
+    [[ ${lines[10]} == "  schedule row "*"| 4 pods/s "*"| peer 4 "*"| x4 "*"| t4 "*"| MISSED by 4" ]]
+    [ "${lines[-6]}" = "dra-watch get, 10k slices: client CPU 3x less than the json_loadb base:" ]
     [[ ${lines[-5]} == "  - "*"| not measured in this run "* ]]
     [ "${lines[-4]}" = "other rows:" ]
     [[ ${lines[-3]} == "  dra-claim status (bench-resident.sh) "*"| 1 s "* ]]
