@@ -82,7 +82,7 @@ for f in fleet unique; do
     [ "$f" = fleet ] && row "dra-alloc schedule, 5,000 pods, attribute" \
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/base-attr.jsonl" "$T/$f.jsonl" "$T/pods.jsonl")" "$peerp"
     # every device of the fleet re-sliced into one pool (names made unique per slice)
-    awk '{ gsub(/"name":"gpu-/, "\"name\":\"g" NR "-"); print }' "$T/$f.jsonl" >"$T/pool.jsonl"
+    perl -pe 's/"name":"gpu-/"name":"g$.-/g' "$T/$f.jsonl" >"$T/pool.jsonl"
     row "dra-slice build (one pool of them all)" \
         "$(measure "$B/dra-slice" build --driver gpu.example.com --all-nodes --pool all -o jsonl "$T/pool.jsonl")" "$peer"
 done

@@ -134,7 +134,7 @@ row "validate $((BIG * 10 / 1000))k devices ($mb MB)" "$big" \
 # the same devices as one pool (device names made unique): dra-slice build
 # reads the file three times as a stream and holds 4 bytes a device between
 rm -f "$T/f100k.jsonl" "$T/f100k.json" "$T/f400k.jsonl" "$T/u100k.jsonl" "$T/l.jsonl" "$T/l.json"
-awk '{ gsub(/"name":"gpu-/, "\"name\":\"g" NR "-"); print }' "$T/big.jsonl" >"$T/pool.jsonl"
+perl -pe 's/"name":"gpu-/"name":"g$.-/g' "$T/big.jsonl" >"$T/pool.jsonl"
 rm -f "$T/big.jsonl"
 pool=$(measure "$B/dra-slice" build --driver gpu.example.com --all-nodes --pool all -o jsonl "$T/pool.jsonl") ||
     echo "build of the big pool failed: $(head -c 300 "$T/err")"
