@@ -133,7 +133,7 @@ pods_s() {
 # faster
 missed() {
     local v
-    v=$(bench_verdict "$(awk -v a="$1" 'BEGIN { split(a, x, " "); printf "%.0f", x[1] > 0 ? 5000 / x[1] : 0 }')" ge 40000 pods/s)
+    v=$(bench_verdict "$(awk -v a="$1" 'BEGIN { split(a, x, " "); printf "%.0f", (x[1] > 0 ? 5000 / x[1] : 0) }')" ge 40000 pods/s)
     awk -v a="$1" -v p="$2" -v v="$v" 'BEGIN { split(a, x, " "); split(p, y, " "); printf "%s", v
         if (v != "met") printf ", x%.2f by cpu", (x[2] > 0 ? 40000 / (5000 / x[2]) : 0)
         if (p != "" && y[1] <= x[1]) printf "; SLOWER than the peer"
