@@ -106,3 +106,17 @@ J
     run --separate-stderr "$DRA_BIN/dra-slice" lint "$T/c.yaml"
     assert_success
 }
+
+# k8s.io/cli-runtime v0.37.2 pkg/resource/visitor.go StreamVisitor.Visit:
+# kubectl skips a document whose JSON is empty or null (blank, comments
+# only, a lone "---", "~"); the documents the tools number are the others
+# (the validation peer counts the same: tests/upstream/validate).
+@test "input: documents kubectl skips are not numbered" {
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$DATA/robustness/empty-docs.yaml"
+    assert_failure 2
+    [[ $stderr == "dra-slice: $DATA/robustness/empty-docs.yaml:17 (document 2): DeviceClass/Bad_Name: metadata.name: Invalid value: "* ]]
+    printf -- '---\n---\n---\nx\n' >"$T/x.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/x.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $T/x.yaml:4: document is a string; expected an object or a List"
+}

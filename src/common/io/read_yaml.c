@@ -20,7 +20,10 @@ typedef struct anchor {
 typedef struct yaml_ctx {
     reader *r;
     yaml_parser_t parser;
-    int doc;
+    int doc;  /* the number of the document being read */
+    int docs; /* the documents read that were not empty: kubectl's visitor
+                 skips an empty or null one (k8s.io/cli-runtime
+                 pkg/resource/visitor.go StreamVisitor), which no number counts */
     anchor *anchors;
     size_t nanchors, capanchors;
     size_t alias_nodes; /* produced by alias expansion in the whole input, all documents together */
@@ -493,7 +496,7 @@ static dra_err *read_chunk(yaml_ctx *y, const char *data, size_t len)
             yaml_event_delete(&ev);
             break;
         }
-        y->doc++;
+        y->doc = y->docs + 1;
         clear_anchors(y);
         int doc_line = (int)ev.start_mark.line + 1 + r->line_base;
         yaml_event_delete(&ev);
@@ -506,6 +509,8 @@ static dra_err *read_chunk(yaml_ctx *y, const char *data, size_t len)
         e = parse_node(y, &root, 1, &v);
         if (e)
             break;
+        if (!json_is_null(v))
+            y->docs++;
         e = dra_docs_add_document(r, v, y->doc, line, SIZE_MAX, doc_line);
         if (e)
             break;
@@ -518,7 +523,7 @@ dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
 {
     yaml_ctx y = {0};
     y.r = r;
-    y.doc = r->doc_base;
+    y.doc = y.docs = r->doc_base;
     int line_base = r->line_base;
     dra_err *e = NULL;
     size_t at = 0;
@@ -530,7 +535,7 @@ dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
         r->line_base += lines;
         at = end;
         if (!e && bad != SIZE_MAX)
-            e = separator_error(r, data, len, bad, r->line_base + 1, y.doc + 1);
+            e = separator_error(r, data, len, bad, r->line_base + 1, y.docs + 1);
         /* The separator that ended the chunk is no line of the next one to
          * kubectl: one with a comment right after the "---" is left out,
          * for libyaml would read it as text. */

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,10 +15,11 @@ import (
 // what (the text after the file and line).
 type problem struct {
 	line int
+	doc  string // " (document N)" after the line, when the tool said so
 	text string
 }
 
-var locRe = regexp.MustCompile(`^(\d+)(?::\d+)?(?: \(document \d+\))?: `)
+var locRe = regexp.MustCompile(`^(\d+)(?::\d+)?( \(document \d+\))?: `)
 
 // parseOutput splits a tool's standard error into problems (warnings and
 // the closing "... and N more errors" are returned apart).
@@ -57,6 +59,7 @@ func parseOutput(out, prog, file string) (probs []problem, more int) {
 				after := rest[len(file)+1:]
 				if m := locRe.FindStringSubmatch(after); m != nil {
 					p.line, _ = strconv.Atoi(m[1])
+					p.doc = m[2]
 					p.text = after[len(m[0]):]
 				} else {
 					p.text = after
@@ -389,4 +392,28 @@ func withoutObject(t string) string {
 		return u[i+2:]
 	}
 	return t
+}
+
+// sameDocs: whether two problem lists name the same documents (the texts
+// are compared apart, a decoding error of upstream's standing for the
+// several problems dra-slice finds in its document).
+func sameDocs(c, u []problem) bool {
+	docs := func(ps []problem) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.doc)
+		}
+		sort.Strings(out)
+		return slices.Compact(out)
+	}
+	return slices.Equal(docs(c), docs(u))
+}
+
+// withDocs: the problems' texts, each after its document's number.
+func withDocs(ps []problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, strings.TrimSpace(p.doc+" "+p.text))
+	}
+	return out
 }

@@ -219,14 +219,21 @@ func splitYAMLFrom(name string, data []byte, docs, lines int) ([]*object, []stri
 	r := bufio.NewReader(bytes.NewReader(data))
 	var buf bytes.Buffer
 	line, docLine, doc := lines, lines+1, docs
+	// A document's number counts the documents before it that are not
+	// empty: kubectl's StreamVisitor (k8s.io/cli-runtime v0.37.2
+	// pkg/resource/visitor.go) skips one whose JSON is empty or null
+	// (blank, comments only, a lone "---"), as dra-slice numbers them.
 	flush := func() []string {
 		defer buf.Reset()
-		doc++
 		text := append([]byte(nil), buf.Bytes()...)
 		j, err := yaml.YAMLToJSON(text)
 		if err != nil {
 			return []string{fmt.Sprintf("%s:%d: %v", name, docLine, err)}
 		}
+		if t := bytes.TrimSpace(j); len(t) == 0 || string(t) == "null" {
+			return nil
+		}
+		doc++
 		got, errs := objectsOf(name, doc, docLine, j, text, true)
 		objs = append(objs, got...)
 		return errs
