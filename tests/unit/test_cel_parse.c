@@ -805,7 +805,10 @@ UNIT_TEST(syntax_error_limit_counts_lexer_and_parser)
     char *d = error_lines(src);
     CHECK(count_lines(d, "token recognition error") == 100);
     CHECK(strstr(d, "mismatched input 'b'") == NULL);
-    CHECK(strstr(d, "ERROR: <input>:1:105: Syntax error: token recognition error at: '#'\n1 more errors were truncated\n") != NULL);
+    CHECK(
+        strstr(d,
+               "ERROR: <input>:1:105: Syntax error: token recognition error at: '#'\n1 more errors were truncated\n") !=
+        NULL);
     free(d);
     /* 40 parser errors before 70 lexer errors: the parser's are kept, the
      * lexer's 61st report is the 101st */
@@ -819,7 +822,8 @@ UNIT_TEST(syntax_error_limit_counts_lexer_and_parser)
     memset(src + n, '#', 70);
     src[n + 70] = '\0';
     d = error_lines(src);
-    CHECK(count_lines(d, "Syntax error: extraneous input ','") + count_lines(d, "Syntax error: mismatched input ','") == 40);
+    CHECK(count_lines(d, "Syntax error: extraneous input ','") + count_lines(d, "Syntax error: mismatched input ','") ==
+          40);
     CHECK(count_lines(d, "token recognition error") == 60);
     CHECK(strstr(d, "ERROR: <input>:1:200: Syntax error: mismatched input ','") != NULL);
     CHECK(strstr(d, "1 more errors were truncated") != NULL);

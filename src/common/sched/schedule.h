@@ -89,14 +89,14 @@ typedef struct dra_sched_pod {
     const json_t *pod; /* borrowed original */
     char *ref;         /* "ns/name" */
     dra_pod_outcome outcome;
-    char *node;       /* chosen node (SCHEDULED) */
-    int64_t score;    /* normalised score of the chosen node */
-    char *message;    /* fit error, error text, or why skipped */
-    json_t *trace;    /* per-node trace (explain), else NULL */
-    size_t queue_pos; /* 1-based place in the order the pods were tried */
-    int64_t priority; /* as the queue sorts it */
-    char *queue;      /* why it is there: priority and its source, queue time */
-    char *group;      /* "ns/name" of the PodGroup it was queued with (GenericWorkload), else NULL */
+    char *node;           /* chosen node (SCHEDULED) */
+    int64_t score;        /* normalised score of the chosen node */
+    char *message;        /* fit error, error text, or why skipped */
+    json_t *trace;        /* per-node trace (explain), else NULL */
+    size_t queue_pos;     /* 1-based place in the order the pods were tried */
+    int64_t priority;     /* as the queue sorts it */
+    char *queue;          /* why it is there: priority and its source, queue time */
+    char *group;          /* "ns/name" of the PodGroup it was queued with (GenericWorkload), else NULL */
     bool scheduler_error; /* an error status that stops no other pod (PreBind's refusal,
                              Filter's claim limit on the special claim): its PodScheduled
                              condition says SchedulerError, whatever the outcome */

@@ -118,8 +118,7 @@ static nq *nq_find(nq *v, size_t n, const char *set, const char *name)
 }
 
 /* Add q to the named quantity by f's release's rules (Quantity.Add). */
-static void nq_add(nq **v, size_t *n, const char *set, const char *name, const dra_quantity *q,
-                   const dra_features *f)
+static void nq_add(nq **v, size_t *n, const char *set, const char *name, const dra_quantity *q, const dra_features *f)
 {
     nq *x = nq_find(*v, *n, set, name);
     if (x) {
