@@ -66,15 +66,21 @@ static bool dropping(const dropper *d, dra_feature gate)
     return !on(d, gate) && acts_on(d, gate);
 }
 
+/* obj's member key (json_object_get), through the memo. */
+static json_t *member(dropper *d, json_t *obj, const char *key)
+{
+    if (d->memo.obj != obj)
+        dra_vmemo_fill(&d->memo, obj);
+    return d->memo.obj == obj ? (json_t *)dra_vmemo_get(&d->memo, key) : json_object_get(obj, key);
+}
+
 /* A member set to a value; null and absent are nil for upstream alike.
  * at is obj's path, for the warning. */
 static void drop(dropper *d, json_t *obj, const char *key, dra_feature gate, const char *at)
 {
     if (!acts_on(d, gate))
         return;
-    if (d->memo.obj != obj)
-        dra_vmemo_fill(&d->memo, obj);
-    const json_t *v = d->memo.obj == obj ? dra_vmemo_get(&d->memo, key) : json_object_get(obj, key);
+    const json_t *v = member(d, obj, key);
     if (!v || json_is_null(v))
         return;
     d->found = true;
@@ -162,7 +168,8 @@ static void drop_slice(dropper *d, json_t *spec)
         }
         if (dropping(d, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS)) {
             json_t *cc;
-            EACH(json_object_get(dev, "consumesCounters"), j, cc)
+            json_t *counters = member(d, dev, "consumesCounters");
+            EACH(counters, j, cc)
             {
                 if (!json_is_object(cc))
                     continue;
@@ -178,7 +185,7 @@ static void drop_slice(dropper *d, json_t *spec)
              * empty list too: only nil is kept), whatever else the
              * attribute holds; one warning an attribute */
             static const char *const lists[] = {"bools", "ints", "strings", "versions"};
-            json_t *attrs = json_object_get(dev, "attributes");
+            json_t *attrs = member(d, dev, "attributes");
             /* the attributes themselves are not deleted, only their members */
             for (void *it = json_object_iter(attrs); it; it = json_object_iter_next(attrs, it)) {
                 json_t *a = json_object_iter_value(it);
