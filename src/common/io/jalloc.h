@@ -50,8 +50,10 @@ void dra_jalloc_uninstall(void);
  * again, as before.  Arena blocks are only ever freed through jansson
  * (json_decref), never with free(): nothing jansson returns to a caller
  * (json_dumps) is made inside a parse.  A tree kept past its document
- * pins its chunk; code that keeps a small piece of a document for long
- * (the leaf interner) copies it out first (dra_jalloc_in_arena).
+ * pins its chunk; code that keeps an object or a piece of one past its
+ * document (the leaf interner, the loader's Namespaces and held claims,
+ * the workloads and Nodes kept to the end) takes it through
+ * dra_jalloc_keep, a heap copy.
  *
  * Off unless a tool allows it (dra_jalloc_arena_allow), and off when the
  * allocator is not installed. */
