@@ -435,7 +435,8 @@ UNIT_TEST(packed_device_reads_its_borrowed_driver)
 /* A selector's step tries first the position where it found its entry
  * on the device before: devices of other layouts in turn (the id there in
  * another domain, elsewhere, missing, given twice, past the end, many
- * entries), packed and from text, answer as the full conversion. */
+ * entries), packed, from text and from a tree, answer as the full
+ * conversion. */
 UNIT_TEST(guessed_entry_answers_as_full_conversion)
 {
     static const char *const devices[] = {
@@ -472,22 +473,26 @@ UNIT_TEST(guessed_entry_answers_as_full_conversion)
                 CHECK(j != NULL);
                 cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
                 cel_dra_device *text = from_text(j, "gpu.example.com", &(cel_dra_convert){0});
+                cel_dra_device *tree = cel_dra_device_new(j, "gpu.example.com");
                 dra_slice_packs packs = {0};
                 cel_dra_device *pk = from_packed(j, "gpu.example.com", &(cel_dra_convert){0}, &packs, &reuse);
                 (void)cel_dra_device_value(full);
-                char b[512], t[512], k[512];
+                char b[512], t[512], k[512], r[512];
                 answer(p, full, b, sizeof b);
                 answer(p, pk, k, sizeof k);
                 answer(p, text, t, sizeof t);
-                if (strcmp(b, t) || strcmp(b, k))
-                    fprintf(stderr, "device %zu, %s: full %s, text %s, packed %s\n", at, sels[s], b, t, k);
+                answer(p, tree, r, sizeof r);
+                if (strcmp(b, t) || strcmp(b, k) || strcmp(b, r))
+                    fprintf(stderr, "device %zu, %s: full %s, text %s, packed %s, tree %s\n", at, sels[s], b, t, k, r);
                 CHECK_STR(k, b);
                 CHECK_STR(t, b);
+                CHECK_STR(r, b);
                 compared++;
                 cel_dra_device_drop(pk, &reuse);
                 dra_slice_packs_free(&packs);
                 cel_dra_device_free(full);
                 cel_dra_device_free(text);
+                cel_dra_device_free(tree);
                 json_decref(j);
             }
         }

@@ -455,6 +455,19 @@ static bool scan(dev_lazy *e, json_t *obj, bool caps, uint32_t *nobjs)
     return true;
 }
 
+/* Whether no two of the n scanned entries share an id (as
+ * model/packed.c finds it of a packed device's): the device's
+ * unique_ids. */
+static bool ids_unique(const dev_lazy *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (e[i].tag == e[j].tag && e[i].tag2 == e[j].tag2 && e[i].idlen == e[j].idlen &&
+                !memcmp(e[i].id, e[j].id, e[i].idlen))
+                return false;
+    return true;
+}
+
 /* ---- the index of ids (a section of DRA_DEV_INDEX_MIN entries or more) ---- */
 
 /* Slots for a section of n entries: a power of two, at least twice n;
@@ -599,6 +612,8 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
         d->full = full_build(device, driver, a, how);
         d->error = d->full->error;
         d->list_error = d->full->list_error;
+    } else {
+        d->unique_ids = ids_unique(d->ents, na) && ids_unique(d->ents + na, nc);
     }
     return d;
 }

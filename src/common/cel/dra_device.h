@@ -264,7 +264,8 @@ struct cel_dra_device {
     const char *driver;            /* in the allocation (own_driver), else the builder's */
     bool own_driver;               /* else borrowed (cel_dra_device_build_packed) */
     bool unique_ids;               /* no two attributes share an id, nor two capacities (model/packed.h
-                                    * dra_packed_facts.unique): a leaf's entry is the one of its id */
+                                    * dra_packed_facts.unique, or the tree's scan): a leaf's entry is
+                                    * the one of its id */
     uint32_t nattrs, ncaps, nobjs; /* entries: nattrs attributes, then ncaps capacities */
     uint32_t nroom;                /* objects the allocation has room for */
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
