@@ -56,3 +56,17 @@ EOF
     [[ ${lines[-2]} == "  dra-watch get resourceslices (bench-resident.sh) "*"| 6 s "* ]]
     [[ ${lines[-1]} == "  something else (bench-resident.sh) "*"| 5 s "* ]]
 }
+
+@test "bench_verdict: met, or by how much and by what factor it is missed" {
+    run bash -c ". '$TOP/bench/table.sh'; bench_verdict 95 le 128 MiB; bench_verdict 150 le 128 MiB
+        bench_verdict 12473 ge 40000 pods/s; bench_verdict 0.45 le 0.33; bench_verdict '' le 1
+        bench_mem_verdict '1 2 140000 0' 128; bench_mem_verdict '1 2 140000 3' 128"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "met" ]
+    [ "${lines[1]}" = "MISSED by 22 MiB (x1.17)" ]
+    [ "${lines[2]}" = "MISSED by 27527 pods/s (x3.21)" ]
+    [ "${lines[3]}" = "MISSED by 0.12 (x1.36)" ]
+    [ "${lines[4]}" = "no figure" ]
+    [ "${lines[5]}" = "MISSED by 8.7 MiB (x1.07)" ]
+    [ "${lines[6]}" = "FAILED (exit 3)" ]
+}
