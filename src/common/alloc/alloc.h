@@ -211,7 +211,7 @@ void dra_alloc_result_free(dra_alloc_result *r);
 void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r);
 /* The same for claims now reserved for pod `pod` (a name in the claims'
  * namespace; NULL: none), whom --explain then names as the devices'
- * holder. */
+ * holder: a result of a run without explain records no holder. */
 void dra_alloc_commit_for(dra_alloc_world *w, const dra_alloc_result *r, const char *pod);
 
 /* ---- helpers shared with other tools ------------------------------------------ */

@@ -480,8 +480,10 @@ typedef struct al_run {
  * the run: the claim's names (whom the devices are held by) and the world
  * IDs of its devices, so that a commit reads no allocation back. */
 typedef struct al_commit {
-    char *ns, *name; /* NULL when the claim has no name */
-    int *gids;       /* its results' devices, admin access left out, in result order */
+    /* NULL when the claim has no name, or when nothing reads them: a run
+     * without --explain whose results have no shareID */
+    char *ns, *name;
+    int *gids; /* its results' devices, admin access left out, in result order */
     size_t ngids;
     bool shares; /* a result has a shareID: the commit reads the allocation */
 } al_commit;
@@ -496,6 +498,7 @@ struct dra_alloc_result {
     /* for commit: one per claim */
     al_commit *commit;
     size_t nclaims;
+    bool holders; /* the run was explained: its commit records who holds the devices */
 };
 
 #endif

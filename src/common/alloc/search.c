@@ -1249,18 +1249,19 @@ static bool all_given_back(const al_run *r)
     return r->ngens == 0;
 }
 
-/* What dra_alloc_commit needs of claim c's allocation (al_commit). */
-static void commit_of(const al_claim *c, al_commit *k)
+/* What dra_alloc_commit needs of claim c's allocation (al_commit): the
+ * claim's names only for a holder (explained runs) or a shared result. */
+static void commit_of(const al_claim *c, al_commit *k, bool holders)
 {
-    if (c->name) {
-        k->ns = dra_xstrdup(c->ns ? c->ns : "");
-        k->name = dra_xstrdup(c->name);
-    }
     k->gids = dra_xcalloc(c->nres + 1, sizeof *k->gids);
     for (size_t j = 0; j < c->nres; j++) {
         k->shares = k->shares || c->res[j].has_share;
         if (!c->res[j].admin)
             k->gids[k->ngids++] = c->res[j].dev->gid;
+    }
+    if (c->name && (holders || k->shares)) {
+        k->ns = dra_xstrdup(c->ns ? c->ns : "");
+        k->name = dra_xstrdup(c->name);
     }
 }
 
@@ -1316,8 +1317,9 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
             res->allocs[i] = dra_al_build_allocation(r, &r->claims[i], &err);
         res->commit = dra_xcalloc(nclaims + 1, sizeof *res->commit);
         res->nclaims = nclaims;
+        res->holders = r->opts->explain;
         for (size_t i = 0; i < nclaims; i++)
-            commit_of(&r->claims[i], &res->commit[i]);
+            commit_of(&r->claims[i], &res->commit[i], res->holders);
         if (err) {
             for (size_t i = 0; i < nclaims; i++)
                 json_decref(res->allocs[i]);

@@ -271,11 +271,13 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
 }
 
 /* dra_al_state_add_claim for an allocation whose results share nothing,
- * from its devices' IDs: the same holder, the same marks. */
-static void commit_devices(dra_alloc_world *w, const al_commit *k, const char *pod)
+ * from its devices' IDs: the same marks, and the same holder when the run
+ * was explained (only --explain reads it, and a scheduler's runs are all
+ * explained or none is). */
+static void commit_devices(dra_alloc_world *w, const al_commit *k, const char *pod, bool holders)
 {
     const char *holder = NULL;
-    if (k->ngids && k->name) { /* holder_of's words */
+    if (holders && k->ngids && k->name) { /* holder_of's words */
         const char *nsp = *k->ns ? k->ns : "default";
         holder = pod ? dra_arena_printf(&w->arena, "claim %s/%s, reserved for pod %s/%s", nsp, k->name, nsp, pod)
                      : dra_arena_printf(&w->arena, "claim %s/%s", nsp, k->name);
@@ -302,7 +304,7 @@ void dra_alloc_commit_for(dra_alloc_world *w, const dra_alloc_result *r, const c
     for (size_t i = 0; i < r->nallocs; i++) {
         const al_commit *k = &r->commit[i];
         if (!k->shares) {
-            commit_devices(w, k, pod);
+            commit_devices(w, k, pod, r->holders);
             continue;
         }
         json_t *wrap = json_pack("{s:{s:O}}", "status", "allocation", r->allocs[i]);
