@@ -57,7 +57,6 @@ static json_t *ensure_obj(json_t *parent, const char *key)
 typedef struct pclaim {
     const json_t *claim; /* current state (identity in the run's dra_changes) */
     const char *name;
-    bool check_owner;    /* a claim from a template */
     const json_t *group; /* the pod's PodGroup when the claim is the group's (DRAWorkloadResourceClaims) */
     bool allocated;
     bool unavailable_anyway; /* binding failed or timed out */
@@ -244,10 +243,7 @@ static char *prefilter_claims(const dra_cluster *cl, const dra_changes *state, c
         if (dup)
             continue; /* the same claim twice: allocate it once */
         p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
-        p->pc[p->npc++] = (pclaim){.claim = c,
-                                   .name = name,
-                                   .check_owner = check_owner,
-                                   .group = dra_pod_claim_group(cl, state, p->pod, pcj, f)};
+        p->pc[p->npc++] = (pclaim){.claim = c, .name = name, .group = dra_pod_claim_group(cl, state, p->pod, pcj, f)};
     }
     return NULL;
 }
@@ -788,7 +784,9 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool
         /* already reserved for the pod and allocated: nothing to update */
         if (!alloc && reserved_for_pod(p, x->claim))
             continue;
-        rc[n++] = (dra_reserve_claim){x->name, x->claim, x->check_owner, alloc, x->group};
+        /* the owner was checked at PreFilter (prefilter_claims), for this pod and
+         * group; nothing since changes a claim's ownerReferences */
+        rc[n++] = (dra_reserve_claim){x->name, x->claim, false, alloc, x->group};
     }
     size_t created = SIZE_MAX; /* change number of a new special claim */
     const char *ext_name = NULL;
