@@ -384,13 +384,13 @@ static bool groups_unseen(const dra_features *f)
  * spec.schedulingGroup even with GenericWorkload off (the API server drops
  * it only from a new pod), and then the controller refuses the pod whole;
  * with the gate a group not there is refused too (1.36's looks for it only
- * with DRAWorkloadResourceClaims: groups_unseen).  Returns why (owned), or
- * NULL when the pod names no group or its group is there. */
-static char *get_pod_group(const dra_cluster *c, const dra_changes *ch, const json_t *p, const dra_lc_opts *opts,
-                           const json_t **group)
+ * with DRAWorkloadResourceClaims: groups_unseen).  gname is the pod's
+ * group name (dra_pod_group_name).  Returns why (owned), or NULL when the
+ * pod names no group or its group is there. */
+static char *get_pod_group(const dra_cluster *c, const dra_changes *ch, const json_t *p, const char *gname,
+                           const dra_lc_opts *opts, const json_t **group)
 {
     *group = NULL;
-    const char *gname = dra_pod_group_name(p);
     if (!gname)
         return NULL;
     if (groups_unseen(opts ? opts->features : NULL))
@@ -585,8 +585,10 @@ static const char *group_claim_name(const dra_cluster *c, const json_t *group, c
 const json_t *dra_pod_claim_group(const dra_cluster *c, const dra_changes *ch, const json_t *pod,
                                   const json_t *pod_claim, const dra_features *f)
 {
+    if (!dra_feature_enabled(f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS))
+        return NULL;
     const char *gname = dra_pod_group_name(pod);
-    if (!gname || !dra_feature_enabled(f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS))
+    if (!gname)
         return NULL;
     const json_t *g = dra_state_find(c, ch, DRA_KIND_POD_GROUP, dra_jstr_or(pod, "metadata.namespace", ""), gname);
     return g && dra_pod_group_claim_match(g, pod_claim) ? g : NULL;
@@ -686,14 +688,13 @@ static const char *stale_group_reason(const dra_cluster *c, const char *ns, cons
  * claim name not known yet, a claim to create, or, for a bound pod, a claim
  * to reserve).  A claim the pod does not control is skipped there; a
  * template's claim not made yet is work unless it is its PodGroup's (BindTo,
- * the group as getPodGroup finds it: a failure is work too). */
-static bool pod_needs_work(const dra_cluster *c, const json_t *p, const dra_lc_opts *opts, const dra_changes *out)
+ * the group as getPodGroup finds it: a failure is work too).  gname and
+ * group: the pod's group name and what get_pod_group found for it. */
+static bool pod_needs_work(const dra_cluster *c, const json_t *p, const char *gname, const json_t *group,
+                           const dra_lc_opts *opts, const dra_changes *out)
 {
     const char *uid = dra_jstr_or(p, "metadata.uid", "");
-    const char *gname = dra_pod_group_name(p);
     bool wl = workload_claims(opts);
-    const json_t *group;
-    free(get_pod_group(c, out, p, opts, &group)); /* an error is work: syncPod reports it */
     bool bound = *dra_jstr_or(p, "spec.nodeName", "");
     pod_claim_ref r;
     for (size_t i = 0; next_pod_claim(c, out, p, &i, &r);) {
@@ -749,8 +750,9 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
      * before any claim of the pod; only a pod that needs work is synced */
     bool wl = workload_claims(opts);
     const json_t *group;
-    char *no_group = get_pod_group(c, out, p, opts, &group);
-    bool needs_work = pod_needs_work(c, p, opts, out);
+    const char *gname = dra_pod_group_name(p);
+    char *no_group = get_pod_group(c, out, p, gname, opts, &group);
+    bool needs_work = pod_needs_work(c, p, gname, group, opts, out);
     if (no_group && needs_work) {
         err = pod_group_err(pod, no_group);
         free(no_group);
