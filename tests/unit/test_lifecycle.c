@@ -148,23 +148,23 @@ UNIT_TEST(changes_freeze_holds_created_objects_as_text)
     char *before = json_dumps(obj, JSON_COMPACT);
     dra_changes ch = DRA_CHANGES_INIT;
     dra_change *x = dra_changes_add_created(&ch, obj);
-    dra_changes_freeze(x);
+    dra_changes_freeze(&ch, x);
     CHECK(x->text != NULL);
     CHECK_INT(json_object_size(obj), 0);
-    dra_changes_freeze(x); /* twice: still the one text */
+    dra_changes_freeze(&ch, x); /* twice: still the one text */
     x = dra_changes_find(&ch, obj);
     CHECK(x != NULL && x->obj == obj && x->text == NULL);
     char *after = json_dumps(obj, JSON_COMPACT);
     CHECK_STR(after, before);
     free(after);
     /* by name and by owner, too */
-    dra_changes_freeze(x);
+    dra_changes_freeze(&ch, x);
     CHECK(dra_changes_created(&ch, "ResourceClaim", "ns", "c") == x && json_object_size(obj) == 3);
-    dra_changes_freeze(x);
+    dra_changes_freeze(&ch, x);
     size_t it = dra_changes_owned(&ch, "u1");
     CHECK(dra_changes_owned_next(&ch, &it) == x && json_object_size(obj) == 3);
     /* the text given up for writing */
-    dra_changes_freeze(x);
+    dra_changes_freeze(&ch, x);
     size_t len;
     char *text = dra_changes_take_text(x, &len);
     CHECK(text != NULL && len == strlen(text) && x->text == NULL);
@@ -177,14 +177,14 @@ UNIT_TEST(changes_freeze_holds_created_objects_as_text)
     /* held elsewhere too, or an original's working copy: not frozen */
     json_t *shared = json_pack("{s:s}", "kind", "ResourceClaim");
     dra_change *y = dra_changes_add_created(&ch, json_incref(shared));
-    dra_changes_freeze(y);
+    dra_changes_freeze(&ch, y);
     CHECK(y->text == NULL && json_object_size(shared) == 1);
     json_decref(shared);
     json_t *orig = json_pack("{s:s}", "kind", "Pod");
     dra_change *z = dra_changes_touch(&ch, orig);
-    dra_changes_freeze(z);
+    dra_changes_freeze(&ch, z);
     CHECK(z->text == NULL && json_object_size(z->obj) == 1);
-    dra_changes_freeze(&ch.objs[0]); /* freed with the changes */
+    dra_changes_freeze(&ch, &ch.objs[0]); /* freed with the changes */
     dra_changes_free(&ch);
     json_decref(orig);
     free(before);
@@ -201,14 +201,14 @@ UNIT_TEST(changes_freeze_keeps_a_shared_last_member)
     char *before = json_dumps(obj, JSON_COMPACT);
     dra_changes ch = DRA_CHANGES_INIT;
     dra_change *x = dra_changes_add_created(&ch, obj);
-    dra_changes_freeze(x);
+    dra_changes_freeze(&ch, x);
     CHECK(x->text != NULL && x->kept == spec && strstr(x->text, "requests") == NULL);
     x = dra_changes_created(&ch, "ResourceClaim", "ns", "c");
     CHECK(x != NULL && x->text == NULL && x->kept == NULL && json_object_get(obj, "spec") == spec);
     char *after = json_dumps(obj, JSON_COMPACT);
     CHECK_STR(after, before);
     free(after);
-    dra_changes_freeze(x);
+    dra_changes_freeze(&ch, x);
     size_t len;
     char *text = dra_changes_take_text(x, &len);
     CHECK(text != NULL && len == strlen(text) && x->kept == NULL);
@@ -218,12 +218,20 @@ UNIT_TEST(changes_freeze_keeps_a_shared_last_member)
     /* not the last member: written with the rest */
     json_t *mid = json_pack("{s:s,s:O,s:{}}", "kind", "ResourceClaim", "spec", spec, "status");
     dra_change *y = dra_changes_add_created(&ch, mid);
-    dra_changes_freeze(y);
+    dra_changes_freeze(&ch, y);
     CHECK(y->text != NULL && y->kept == NULL && strstr(y->text, "requests") != NULL);
+    /* written once: the next object sharing it takes the same text */
+    CHECK_INT((long long)ch.nshared, 1);
+    json_t *mid2 = json_pack("{s:s,s:O,s:{}}", "kind", "ResourceClaim", "spec", spec, "status");
+    dra_change *y2 = dra_changes_add_created(&ch, mid2);
+    dra_changes_freeze(&ch, y2);
+    CHECK_INT((long long)ch.nshared, 1);
+    CHECK_STR(y2->text, "{\"kind\":\"ResourceClaim\",\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\"}]}},"
+                        "\"status\":{}}");
     /* only the member left: {} around it */
     json_t *only = json_pack("{s:O}", "spec", spec);
     dra_change *z = dra_changes_add_created(&ch, only);
-    dra_changes_freeze(z);
+    dra_changes_freeze(&ch, z);
     text = dra_changes_take_text(z, &len);
     CHECK_STR(text, "{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\"}]}}}");
     free(text);

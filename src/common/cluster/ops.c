@@ -24,6 +24,12 @@ static void op_free(dra_op *op)
     json_decref(op->body);
 }
 
+struct dra_shared_text {
+    json_t *val; /* a reference; its pointer's bytes are the map's key */
+    char *text;
+    size_t len;
+};
+
 void dra_changes_free(dra_changes *c)
 {
     for (size_t i = 0; i < c->nops; i++)
@@ -37,6 +43,13 @@ void dra_changes_free(dra_changes *c)
     }
     free(c->ops);
     free(c->objs);
+    for (size_t i = 0; i < c->nshared; i++) {
+        json_decref(c->shared_texts[i]->val);
+        free(c->shared_texts[i]->text);
+        free(c->shared_texts[i]);
+    }
+    free(c->shared_texts);
+    dra_strmap_free(&c->shared);
     dra_lc_index_free(&c->ix);
     memset(c, 0, sizeof *c);
 }
@@ -69,7 +82,36 @@ static const char *shared_last(json_t *obj)
     return key;
 }
 
-void dra_changes_freeze(dra_change *ch)
+/* v as dra_json_write_line writes it, appended to b: from c's text of it
+ * when v is an object other trees share (written into c first). */
+static void write_member(dra_changes *c, dra_buf *b, json_t *v)
+{
+    if (!c || !json_is_object(v) || v->refcount < 2) {
+        dra_json_write_line(b, v);
+        return;
+    }
+    intptr_t got;
+    struct dra_shared_text *t;
+    if (dra_strmap_get(&c->shared, (const char *)&v, sizeof v, &got)) {
+        t = (struct dra_shared_text *)got;
+    } else {
+        t = dra_xcalloc(1, sizeof *t);
+        t->val = json_incref(v);
+        dra_buf tb = DRA_BUF_INIT;
+        dra_json_write_line(&tb, v);
+        t->len = tb.len;
+        t->text = dra_buf_detach(&tb);
+        if (c->nshared == c->capshared) {
+            c->capshared = c->capshared ? c->capshared * 2 : 8;
+            c->shared_texts = dra_xrealloc(c->shared_texts, c->capshared * sizeof *c->shared_texts);
+        }
+        c->shared_texts[c->nshared++] = t;
+        dra_strmap_put(&c->shared, (const char *)&t->val, sizeof t->val, (intptr_t)t);
+    }
+    dra_buf_append(b, t->text, t->len);
+}
+
+void dra_changes_freeze(dra_changes *c, dra_change *ch)
 {
     if (ch->text || ch->orig || !json_is_object(ch->obj) || ch->obj->refcount != 1)
         return;
@@ -79,8 +121,18 @@ void dra_changes_freeze(dra_change *ch)
         ch->kept_key = dra_xstrdup(key);
         json_object_del(ch->obj, ch->kept_key);
     }
+    /* the -o jsonl line, written out as it is: dra_json_write_line's
+     * object, member by member */
     dra_buf b = DRA_BUF_INIT;
-    dra_json_write_line(&b, ch->obj); /* the -o jsonl line: written out as it is */
+    dra_buf_putc(&b, '{');
+    for (void *it = json_object_iter(ch->obj); it; it = json_object_iter_next(ch->obj, it)) {
+        if (b.len > 1)
+            dra_buf_putc(&b, ',');
+        dra_json_write_line_string(&b, json_object_iter_key(it), json_object_iter_key_len(it));
+        dra_buf_putc(&b, ':');
+        write_member(c, &b, json_object_iter_value(it));
+    }
+    dra_buf_putc(&b, '}');
     ch->text_len = b.len;
     ch->text = dra_xrealloc(b.data, b.len + 1); /* exact size: the buffer grew by doubling */
     ch->text[b.len] = '\0';

@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "../base/error.h"
+#include "../base/hash.h"
 #include "cluster.h"
 #include "index.h"
 
@@ -84,6 +85,12 @@ typedef struct dra_changes {
     bool in_place;
     dra_op scratch;  /* (private) */
     dra_lc_index ix; /* object identities, created objects by name and owner (private) */
+    /* The texts dra_changes_freeze wrote of objects shared with other trees
+     * (private): value pointer -> struct dra_shared_text, each holding a
+     * reference to its value. */
+    dra_strmap shared;
+    struct dra_shared_text **shared_texts;
+    size_t nshared, capshared;
 } dra_changes;
 
 #define DRA_CHANGES_INIT                                                                                               \
@@ -110,8 +117,12 @@ dra_change *dra_changes_add_created(dra_changes *c, json_t *obj);
  * An object's last member whose value other trees share as well (a claim's
  * spec, the template's own: lifecycle/claims.h dra_lc_opts.freeze) is held
  * as it is, by reference: it costs nothing more, and is neither written nor
- * read back until the text is taken. */
-void dra_changes_freeze(dra_change *ch);
+ * read back until the text is taken.  Another member of the object whose
+ * value is such a shared object is written once per value: c keeps its text
+ * (and a reference to it, so that it stays shared: whoever would change it
+ * in place copies it first) for the changes frozen after (NULL: no
+ * cache, each written). */
+void dra_changes_freeze(dra_changes *c, dra_change *ch);
 /* A frozen change's text, the whole -o jsonl line (a member held by
  * reference written in), given up (the caller frees it; *len its length),
  * leaving the change without a state: for writing results out without

@@ -902,7 +902,7 @@ dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_
         size_t first = out->nobjs;
         errs = dra_err_append(errs, generate_pod(c, pod, opts, out));
         for (size_t k = first; opts && opts->freeze && k < out->nobjs; k++)
-            dra_changes_freeze(&out->objs[k]); /* created objects only */
+            dra_changes_freeze(out, &out->objs[k]); /* created objects only */
     }
     return errs;
 }

@@ -1381,12 +1381,12 @@ static void freeze_pod_claims(dra_changes *st, const json_t *pod)
     json_array_foreach(dra_jfield(status, "resourceClaimStatuses"), i, cs) {
         dra_change *ch = dra_changes_created(st, "ResourceClaim", ns, dra_jfield_str(cs, "resourceClaimName"));
         if (ch)
-            dra_changes_freeze(ch);
+            dra_changes_freeze(st, ch);
     }
     const char *ext = dra_jfield_str(dra_jfield(status, "extendedResourceClaimStatus"), "resourceClaimName");
     dra_change *ch = ext ? dra_changes_created(st, "ResourceClaim", ns, ext) : NULL;
     if (ch)
-        dra_changes_freeze(ch);
+        dra_changes_freeze(st, ch);
 }
 
 static bool pod_pending(const json_t *pod)
