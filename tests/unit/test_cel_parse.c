@@ -830,6 +830,29 @@ UNIT_TEST(syntax_error_limit_counts_lexer_and_parser)
     free(d);
 }
 
+/* cel-go counts every report, the visitor's too, and says how many of
+ * them it does not show (common/errors.go ReportErrorAtID, ToDisplayString):
+ * 150 int literals out of range are "50 more", not "1 more". */
+UNIT_TEST(error_display_counts_every_report)
+{
+    char src[8192] = "[";
+    for (int i = 0; i < 150; i++)
+        strcat(src, "99999999999999999999, ");
+    strcat(src, "1]");
+    char *d = error_lines(src);
+    CHECK(count_lines(d, "invalid int literal") == 100);
+    CHECK(strstr(d, "\n50 more errors were truncated\n") != NULL);
+    free(d);
+    /* 30 lexer errors after them: the parser's are shown first, then the
+     * first 70 of the visitor's */
+    strcat(src, " ##############################");
+    d = error_lines(src);
+    CHECK(count_lines(d, "token recognition error") == 30);
+    CHECK(count_lines(d, "invalid int literal") == 70);
+    CHECK(strstr(d, "\n80 more errors were truncated\n") != NULL);
+    free(d);
+}
+
 UNIT_TEST(positions_recorded)
 {
     dra_arena a = DRA_ARENA_INIT;

@@ -20,8 +20,18 @@ cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset)
     return n;
 }
 
+/* Whether a problem of this mark is kept: the parser's always (at most
+ * max_errors + 1 of them, parser.c), the visitor's while fewer than
+ * max_errors of them are kept, so that the first max_errors of cel-go's
+ * order (the parser's, then the visitor's) are among those kept. */
+static bool keeps(const cel_parser *p, unsigned mark)
+{
+    return (mark & CEL_P_PARSE_TIME) || p->nvisit < p->max_errors || !p->tail;
+}
+
 static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e, unsigned mark)
 {
+    p->nerrs++;
     if (e) {
         int line = 1, col = 0;
         if (offset != CEL_P_NO_LOCATION)
@@ -30,15 +40,19 @@ static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e, unsigned ma
         e->col = line > 0 ? col : 0;
         e->mark = mark;
         p->errs = dra_err_append(p->errs, e);
+        p->tail = e;
+        if (!(mark & CEL_P_PARSE_TIME))
+            p->nvisit++;
+    } else {
+        p->tail->more++;
     }
-    p->nerrs++;
     return cel_p_node(p, CEL_NODE_CONST, offset == SIZE_MAX ? 0 : offset);
 }
 
 static cel_node *add_errorv(cel_parser *p, size_t offset, unsigned mark, const char *fmt, va_list ap)
 {
     dra_err *e = NULL;
-    if (p->nerrs < p->max_errors + 1)
+    if (keeps(p, mark))
         e = dra_err_newv(DRA_EXIT_INPUT, fmt, ap);
     return add_error(p, offset, e, mark);
 }
@@ -64,7 +78,7 @@ cel_node *cel_p_parse_error(cel_parser *p, size_t offset, const char *fmt, ...)
 cel_node *cel_p_parse_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len)
 {
     dra_err *e = NULL;
-    if (p->nerrs < p->max_errors + 1) {
+    if (keeps(p, CEL_P_PARSE_TIME)) {
         size_t n = strlen(prefix);
         char *m = dra_xmalloc(n + len + 1);
         memcpy(m, prefix, n);
@@ -78,13 +92,16 @@ cel_node *cel_p_parse_error_n(cel_parser *p, size_t offset, const char *prefix, 
 void cel_p_unvisit(cel_parser *p, size_t mark)
 {
     dra_err *kept = NULL, *rest = p->errs;
+    p->tail = NULL;
     for (size_t i = 0; rest; i++) {
         dra_err *e = dra_err_pop(&rest);
         if (i < mark || (e->mark & CEL_P_PARSE_TIME)) {
             kept = dra_err_append(kept, e);
+            p->tail = e;
         } else {
+            p->nerrs -= 1 + (int)e->more;
+            p->nvisit--;
             dra_err_free(e);
-            p->nerrs--;
         }
     }
     p->errs = kept;

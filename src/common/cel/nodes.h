@@ -22,8 +22,10 @@ typedef struct cel_parser {
     cel_ast *ast;
     int64_t next_id;
     unsigned macros;
-    dra_err *errs; /* reported problems, in report order */
-    int nerrs;
+    dra_err *errs; /* reported problems kept, in report order */
+    dra_err *tail; /* the last of errs */
+    int nerrs;     /* problems reported, kept or not */
+    int nvisit;    /* the visitor's problems kept in errs */
     int max_errors;
     bool fatal; /* stop parsing (syntax error, limits) */
 } cel_parser;
@@ -34,7 +36,11 @@ typedef struct cel_parser {
 #define CEL_P_NO_LOCATION (SIZE_MAX - 1)
 
 /* Report a problem at a byte offset (SIZE_MAX = no location) and return an
- * error placeholder node. */
+ * error placeholder node.  Every problem is counted; the parser's are all
+ * kept (they stop at the syntax error limit), the visitor's only the first
+ * max_errors: one left out is counted in the `more` of the last error kept
+ * before it, so the display can say how many it does not show, as cel-go
+ * counts every report (common/errors.go ReportErrorAtID). */
 cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...) DRA_PRINTF(3, 4);
 /* The same for a problem found while parsing, not visiting (a syntax
  * error, the recursion limit): cel_p_unvisit keeps it. */
@@ -51,7 +57,9 @@ cel_node *cel_p_parse_error_n(cel_parser *p, size_t offset, const char *prefix, 
  * p->errs (dra_err_count before the subtree), keeping the parser's own
  * reports (cel_p_parse_error): cel-go's visitor
  * does not go into a subtree ANTLR parsed but left unused (the arguments
- * of a reserved word's call, a map key with no ':'). */
+ * of a reserved word's call, a map key with no ':').  A problem counted in
+ * the `more` of an error kept stays counted, even one reported after the
+ * mark (there are then over max_errors of the visitor's). */
 void cel_p_unvisit(cel_parser *p, size_t mark);
 
 cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset);

@@ -1548,7 +1548,11 @@ char *cel_errors_display(const dra_err *errs, const char *src, size_t len)
 
 char *cel_errors_display_n(const dra_err *errs, const char *src, size_t len, size_t *out_len)
 {
-    size_t n = dra_err_count(errs);
+    /* n: the errors kept; reported: those and the ones counted in their
+     * `more` (the parser's, nodes.h) */
+    size_t n = dra_err_count(errs), reported = 0;
+    for (const dra_err *e = errs; e; e = e->next)
+        reported += 1 + e->more;
     const dra_err **v = dra_xmalloc((n ? n : 1) * sizeof *v);
     /* In the order cel-go reports them: the parser's (and lexer's) reports,
      * then the visitor's (it runs after the parse).  cel-go keeps the first
@@ -1592,8 +1596,8 @@ char *cel_errors_display_n(const dra_err *errs, const char *src, size_t len, siz
             }
         }
     }
-    if (n > shown)
-        dra_buf_printf(&b, "\n%zu more errors were truncated", n - shown);
+    if (reported > shown)
+        dra_buf_printf(&b, "\n%zu more errors were truncated", reported - shown);
     free(v);
     dra_buf_puts(&b, "");
     if (out_len)

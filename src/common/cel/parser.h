@@ -4,7 +4,9 @@
  * expansion, error recovery limits, reserved words) follow cel-go parser/.
  *
  * Errors: on failure cel_parse() returns a chain of dra_err (DRA_EXIT_INPUT),
- * one per problem, at most limits->max_errors; each has line/col set (1-based,
+ * one per problem kept (the parser's, and the first limits->max_errors of
+ * the visitor's; one not kept is counted in the `more` of the last kept
+ * before it: cel_errors_display says how many); each has line/col set (1-based,
  * column in code points) and a message such as
  *   "Syntax error: mismatched input ')' expecting <expression>"
  *   "Syntax error: token recognition error at: '#'"

@@ -69,6 +69,10 @@ var syntaxCases = []string{
 	strings.Repeat("#", 99) + " a b # c", strings.Repeat("#", 99) + " a b c # d", strings.Repeat("#", 99) + " a. ) # b",
 	strings.Repeat("#", 99) + " [1 2 # 3]", "[" + strings.Repeat("a[ , ", 40) + "]" + strings.Repeat("#", 70),
 	strings.Repeat("#", 70) + " [" + strings.Repeat("a[ , ", 40) + "]", strings.Repeat("# ) ", 101),
+	// every report counted, the visitor's too: "50 more errors were truncated"
+	"[" + strings.Repeat("99999999999999999999, ", 150) + "1]",
+	"[" + strings.Repeat("99999999999999999999, ", 150) + "1]" + strings.Repeat("#", 30),
+	"[" + strings.Repeat("has(1), ", 40) + strings.Repeat("99999999999999999999, ", 120) + "1]",
 }
 
 // Pieces the generator puts in.
