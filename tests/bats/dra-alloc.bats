@@ -415,6 +415,26 @@ YAML
     refute_output --partial '"kind":"ResourceClaim"'
 }
 
+@test "schedule: a node's allocatable for the name is checked by NodeResourcesFit" {
+    sed 's/node-c/node-0/g' "$A/sched-cluster.yaml" >"$T/c.yaml"
+    pod() { # name count [node [phase]]
+        printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: default, uid: uid-%s}\nspec:\n' "$1" "$1"
+        [[ -z ${3:-} ]] || printf '  nodeName: %s\n' "$3"
+        printf '  containers:\n  - name: main\n    resources: {requests: {example.com/gpu: "%s"}}\n' "$2"
+        [[ -z ${4:-} ]] || printf 'status: {phase: %s}\n' "$4"
+        printf -- '---\n'
+    }
+    { pod old 2 node-0; pod ended 2 node-0 Succeeded; pod three 3; pod two 2; pod more 1; } >"$T/pods.yaml"
+    # node-0 lists 4 example.com/gpu: old holds 2 of them (ended no more),
+    # three's 3 do not fit there, two's 2 do, and then more's 1 does not:
+    # it goes to DRA on node-a
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$T/c.yaml" "$T/pods.yaml"
+    assert_failure 1
+    [[ $stderr == *"pod default/three: 0/3 nodes are available: 1 Insufficient example.com/gpu, 2 cannot allocate all claims."* ]]
+    run placed <<<"$output"
+    assert_output $'three: -\ntwo: node-0\nmore: node-a'
+}
+
 @test "schedule: firstAvailable preference scores nodes; explain shows the scores" {
     run "$DRA_BIN/dra-alloc" schedule $NOW --explain -o jsonl "$A/sched-cluster.yaml" "$A/sched-first-available.yaml"
     assert_success

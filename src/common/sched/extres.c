@@ -326,3 +326,44 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
     *requests = arr;
     *mappings = maps;
 }
+
+/* A quantity as Value() (rounded up); 0 when it is not one. */
+static long long quantity_or_0(const json_t *v, const dra_features *f)
+{
+    if (json_is_integer(v))
+        return (long long)json_integer_value(v);
+    dra_quantity q;
+    int64_t n = 0;
+    const char *s = json_string_value(v);
+    dra_err *e = s ? dra_quantity_parse_as(f, s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+    if (!e && !dra_quantity_value(&q, &n))
+        n = 0;
+    dra_err_free(e);
+    return (long long)n;
+}
+
+long long dra_extres_pod_request(const json_t *pod, const char *rn, const dra_features *f)
+{
+    const json_t *spec = dra_jfield(pod, "spec");
+    long long sum = 0, sidecars = 0, init_max = 0;
+    size_t i;
+    const json_t *c;
+    json_array_foreach(dra_jfield(spec, "containers"), i, c)
+        sum += quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn), f);
+    json_array_foreach(dra_jfield(spec, "initContainers"), i, c) {
+        long long n = quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn), f);
+        const char *rp = dra_jfield_str(c, "restartPolicy");
+        if (rp && strcmp(rp, "Always") == 0) {
+            sum += n;
+            sidecars += n;
+            n = sidecars;
+        } else {
+            n += sidecars;
+        }
+        if (n > init_max)
+            init_max = n;
+    }
+    if (init_max > sum)
+        sum = init_max;
+    return sum + quantity_or_0(dra_jfield(dra_jfield(spec, "overhead"), rn), f);
+}

@@ -31,4 +31,10 @@ bool dra_is_dra_extended_resource_name(const char *name);
 void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char *const *served, size_t n,
                          json_t **requests, json_t **mappings);
 
+/* The pod's request of one resource, as resourcehelper.PodRequests adds it
+ * up (Value(), rounded up; 0 where not a quantity): the containers and
+ * sidecars, or the largest init container with the sidecars started before
+ * it when that is more, plus the overhead. */
+long long dra_extres_pod_request(const json_t *pod, const char *resource, const dra_features *f);
+
 #endif

@@ -435,21 +435,24 @@ static void mark_risky(const dra_alloc_world *w, snode *nodes, size_t n)
         nodes[i].risky = shared_risky || dra_alloc_node_pools_risky(w, nodes[i].name);
 }
 
-/* Allocatable value of a resource on the node; 0 when absent. */
-static bool node_allocatable(const json_t *node, const char *resource, const dra_features *f, bool *present)
+/* Allocatable value of a resource on the node (Value(), rounded up); 0
+ * when absent or not a quantity. */
+static int64_t node_allocatable(const json_t *node, const char *resource, const dra_features *f, bool *present)
 {
     const json_t *v = dra_jfield(dra_jfield(dra_jfield(node, "status"), "allocatable"), resource);
     *present = v != NULL;
     if (!v)
-        return false;
+        return 0;
     if (json_is_integer(v))
-        return json_integer_value(v) != 0;
+        return json_integer_value(v);
     dra_quantity q;
+    int64_t n = 0;
     const char *s = json_string_value(v);
     dra_err *e = s ? dra_quantity_parse_as(f, s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
-    bool nonzero = !e && !dra_quantity_is_zero(&q);
+    if (!e && !dra_quantity_value(&q, &n))
+        n = 0;
     dra_err_free(e);
-    return nonzero;
+    return n;
 }
 
 /* ---- the special claim -------------------------------------------------------------------------- */
@@ -644,6 +647,65 @@ static bool ext_claim_error(const podctx *p, const node_eval *e, const char *msg
     return ours;
 }
 
+/* The pod's request of a resource when it is on the node and counts there
+ * (not deleted in this run, not terminated: the scheduler's cache drops
+ * those), else 0. */
+static long long request_on(const sched *S, const json_t *pod, const char *node, const char *resource)
+{
+    const dra_change *x = pod ? dra_changes_find(&S->st, pod) : NULL;
+    if (x && x->deleted)
+        return 0;
+    const json_t *q = x ? x->obj : pod;
+    const char *on = q ? dra_jfield_str(dra_jfield(q, "spec"), "nodeName") : NULL;
+    if (!on || strcmp(on, node) != 0 || dra_pod_is_done(q))
+        return 0;
+    return dra_extres_pod_request(q, resource, &S->f);
+}
+
+/* The requests of one resource of the pods on the node, those bound in
+ * this run too: the input's pods held as objects and those held as
+ * records (bound ones, made again as objects when on the node). */
+static long long node_requested(const sched *S, const char *node, const char *resource)
+{
+    const dra_model_list *pl = dra_model_kind(&S->c->model, DRA_KIND_POD);
+    long long sum = 0;
+    for (size_t i = 0; i < pl->n; i++)
+        sum += request_on(S, pl->v[i]->json, node, resource);
+    for (size_t i = 0; S->c->taken && i < S->c->recs.npods; i++) {
+        const dra_pod_rec *r = S->c->recs.pods[i];
+        if (!r->node_name || strcmp(r->node_name, node) != 0)
+            continue;
+        const dra_obj *o = dra_cluster_find(S->c, DRA_KIND_POD, r->ns, r->name);
+        sum += request_on(S, o ? o->json : NULL, node, resource);
+    }
+    return sum;
+}
+
+/* NodeResourcesFit for the pod's DRA-named extended resources: one the
+ * node's allocatable lists (and one no class maps) is not delegated to DRA,
+ * so the pod's request must fit in what the node's pods leave of it
+ * (k8s.io/kubernetes v1.37.2 pkg/scheduler/framework/plugins/noderesources/
+ * fit.go fitsRequest, shouldDelegateResourceToDRA; v1.38.0-beta.0 the same
+ * in plugins/helper/resource_fit.go FitsRequest).  NodeResourcesFit filters
+ * before DynamicResources.  "Insufficient <resource>" for the first one
+ * short in name order (upstream lists each: a node counts once here), else
+ * NULL.  Only extended resources are modelled, not cpu, memory or pods. */
+static char *node_fit(const sched *S, const podctx *p, const snode *nd)
+{
+    const char *worst = NULL;
+    for (size_t i = 0; i < p->next_res + p->next_unmapped; i++) {
+        bool mapped = i < p->next_res, present;
+        const char *rn = mapped ? p->ext_res[i] : p->ext_unmapped[i - p->next_res];
+        int64_t alloc = node_allocatable(nd->json, rn, &S->f, &present);
+        if ((mapped && alloc <= 0) || (worst && strcmp(rn, worst) >= 0))
+            continue;
+        long long want = dra_extres_pod_request(p->pod, rn, &S->f);
+        if (want > 0 && (want > alloc || want > alloc - node_requested(S, nd->name, rn)))
+            worst = rn;
+    }
+    return worst ? dra_xasprintf("Insufficient %s", worst) : NULL;
+}
+
 /* Filter one node; fills e.  Returns an error text for an error status
  * (allocator fatal error; e->pod_error when it is the pod's alone), else
  * NULL. */
@@ -652,6 +714,9 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
     /* filterExtendedResources */
     const char **served = NULL;
     size_t nserved = 0;
+    e->reason = node_fit(S, p, nd);
+    if (e->reason)
+        return NULL;
     if (p->ext || p->ext_stale) {
         if (p->ext_stale) {
             e->reason = dra_xstrdup("cannot schedule extended resource claim");
@@ -660,7 +725,7 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
         served = dra_xcalloc(p->next_res + 1, sizeof *served);
         for (size_t i = 0; i < p->next_res; i++) {
             bool present;
-            if (!node_allocatable(nd->json, p->ext_res[i], &S->f, &present))
+            if (node_allocatable(nd->json, p->ext_res[i], &S->f, &present) <= 0)
                 served[nserved++] = p->ext_res[i];
         }
         for (size_t i = 0; i < p->next_unmapped; i++) {
