@@ -419,6 +419,9 @@ typedef struct snode {
     const json_t *json;
     const char *name;
     bool risky; /* a pool the node sees may be invalid: no prefilter cut */
+    /* NULL, or {resource: sum} for each extended resource the node's
+     * allocatable lists: what the node's pods request of it (owned) */
+    json_t *requested;
 } snode;
 
 static int cmp_node(const void *a, const void *b)
@@ -647,38 +650,78 @@ static bool ext_claim_error(const podctx *p, const node_eval *e, const char *msg
     return ours;
 }
 
-/* The pod's request of a resource when it is on the node and counts there
- * (not deleted in this run, not terminated: the scheduler's cache drops
- * those), else 0. */
-static long long request_on(const sched *S, const json_t *pod, const char *node, const char *resource)
+/* The first node named so or after. */
+static size_t node_lower_bound(const sched *S, const char *name)
+{
+    size_t lo = 0, hi = S->nnodes;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(S->nodes[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Add the pod's requests to those of the nodes named `node` (a name is
+ * the key: each node so named gains them). */
+static void add_requested(sched *S, const char *node, const json_t *pod)
+{
+    for (size_t i = node_lower_bound(S, node); i < S->nnodes && strcmp(S->nodes[i].name, node) == 0; i++) {
+        const char *rn;
+        json_t *v;
+        json_object_foreach(S->nodes[i].requested, rn, v)
+            json_integer_set(v, json_integer_value(v) + dra_extres_pod_request(pod, rn, &S->f));
+    }
+}
+
+/* The pod's requests, added to its node's when it is on one and counts
+ * there: not deleted in this run, not terminated (the scheduler's cache
+ * drops those).  record_node: for a pod held as a record, the record's
+ * node, which the object's must be. */
+static void count_pod(sched *S, const json_t *pod, const char *record_node)
 {
     const dra_change *x = pod ? dra_changes_find(&S->st, pod) : NULL;
     if (x && x->deleted)
-        return 0;
+        return;
     const json_t *q = x ? x->obj : pod;
     const char *on = q ? dra_jfield_str(dra_jfield(q, "spec"), "nodeName") : NULL;
-    if (!on || strcmp(on, node) != 0 || dra_pod_is_done(q))
-        return 0;
-    return dra_extres_pod_request(q, resource, &S->f);
+    if (!on || (record_node && strcmp(on, record_node) != 0) || dra_pod_is_done(q))
+        return;
+    add_requested(S, on, q);
 }
 
-/* The requests of one resource of the pods on the node, those bound in
- * this run too: the input's pods held as objects and those held as
- * records (bound ones, made again as objects when on the node). */
-static long long node_requested(const sched *S, const char *node, const char *resource)
+/* Each node's requests of the extended resources its allocatable lists,
+ * summed once for the run in one pass over the pods: the input's pods held
+ * as objects and those held as records (bound ones, made again as objects
+ * when on the node).  A pod bound in the run is added when it is bound
+ * (reserve_and_bind); a filter then looks the sum up. */
+static void requested_init(sched *S)
 {
+    if (!dra_feature_enabled(&S->f, DRA_FEATURE_EXTENDED_RESOURCE))
+        return;
+    for (size_t i = 0; i < S->nnodes; i++) {
+        const char *rn;
+        const json_t *v;
+        json_object_foreach((json_t *)dra_jfield(dra_jfield(S->nodes[i].json, "status"), "allocatable"), rn, v) {
+            bool present;
+            if (!dra_is_dra_extended_resource_name(rn) || node_allocatable(S->nodes[i].json, rn, &S->f, &present) <= 0)
+                continue;
+            if (!S->nodes[i].requested)
+                S->nodes[i].requested = json_object();
+            json_object_set_new(S->nodes[i].requested, rn, json_integer(0));
+        }
+    }
     const dra_model_list *pl = dra_model_kind(&S->c->model, DRA_KIND_POD);
-    long long sum = 0;
     for (size_t i = 0; i < pl->n; i++)
-        sum += request_on(S, pl->v[i]->json, node, resource);
+        count_pod(S, pl->v[i]->json, NULL);
     for (size_t i = 0; S->c->taken && i < S->c->recs.npods; i++) {
         const dra_pod_rec *r = S->c->recs.pods[i];
-        if (!r->node_name || strcmp(r->node_name, node) != 0)
-            continue;
-        const dra_obj *o = dra_cluster_find(S->c, DRA_KIND_POD, r->ns, r->name);
-        sum += request_on(S, o ? o->json : NULL, node, resource);
+        const dra_obj *o = r->node_name ? dra_cluster_find(S->c, DRA_KIND_POD, r->ns, r->name) : NULL;
+        if (o)
+            count_pod(S, o->json, r->node_name);
     }
-    return sum;
 }
 
 /* NodeResourcesFit for the pod's DRA-named extended resources: one the
@@ -700,7 +743,7 @@ static char *node_fit(const sched *S, const podctx *p, const snode *nd)
         if ((mapped && alloc <= 0) || (worst && strcmp(rn, worst) >= 0))
             continue;
         long long want = dra_extres_pod_request(p->pod, rn, &S->f);
-        if (want > 0 && (want > alloc || want > alloc - node_requested(S, nd->name, rn)))
+        if (want > 0 && (want > alloc || want > alloc - json_integer_value(json_object_get(nd->requested, rn))))
             worst = rn;
     }
     return worst ? dra_xasprintf("Insufficient %s", worst) : NULL;
@@ -923,6 +966,7 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool
             ensure_obj(pod, "status"), "extendedResourceClaimStatus",
             json_pack("{s:O,s:s}", "requestMappings", e->ext_mappings, "resourceClaimName", ext_name ? ext_name : ""));
     json_object_set_new(ensure_obj(pod, "spec"), "nodeName", json_string(nd->name));
+    add_requested(S, nd->name, pod);
     return NULL;
 }
 
@@ -1005,19 +1049,6 @@ static bool name_requirement(const json_t *r, bool *in)
         return false;
     *in = !strcmp(op, "In");
     return true;
-}
-
-static size_t node_lower_bound(const sched *S, const char *name)
-{
-    size_t lo = 0, hi = S->nnodes; /* the first node named so or after */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(S->nodes[mid].name, name) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /* The nodes a pod pinned by name can go to, as indexes into S->nodes in
@@ -1711,6 +1742,8 @@ static void sched_free(sched *S)
     dra_strmap_free(&S->refused_pods);
     dra_alloc_world_free(S->w);
     dra_extres_map_free(S->xm);
+    for (size_t i = 0; i < S->nnodes; i++)
+        json_decref(S->nodes[i].requested);
     free(S->nodes);
     free(S->bound_tree);
     free(S->reasons);
@@ -1852,6 +1885,7 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     if (!err) {
         S.xm = dra_extres_map_new(classes, kl->n, &S.f);
         nodes_init(&S, nodes, nnodes);
+        requested_init(&S);
         out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);
         out->warnings = dra_err_append(out->warnings, q.warnings);
         q.warnings = NULL;
