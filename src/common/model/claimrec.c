@@ -100,8 +100,16 @@ dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
     r->owners = r->nowners ? dra_arena_zalloc(&cp->arena, r->nowners * sizeof *r->owners) : NULL;
     uint32_t k = 0;
     json_array_foreach(refs, i, e) {
-        if (json_is_true(json_object_get(e, "controller")))
-            r->owners[k++] = dra_compact_own(cp, dra_jstr_or(e, "uid", ""));
+        if (!json_is_true(json_object_get(e, "controller")))
+            continue;
+        const char *uid = dra_jstr_or(e, "uid", "");
+        r->owners[k] = NULL;
+        for (uint32_t j = 0; j < r->nreserved && !r->owners[k]; j++) /* the pod it is reserved for, mostly */
+            if (r->reserved[j].uid && strcmp(r->reserved[j].uid, uid) == 0)
+                r->owners[k] = r->reserved[j].uid;
+        if (!r->owners[k])
+            r->owners[k] = dra_compact_own(cp, uid);
+        k++;
     }
     r->whole = dra_compact_store(cp, claim);
     if (cp->nclaims == cp->capclaims) {
