@@ -760,7 +760,7 @@ const char *dra_cluster_served_version_of(const dra_cluster *c, dra_kind k, cons
 {
     size_t i;
     if (held_as_records(c, k))
-        return dra_cluster_position(c, k, ns, name, &i) && whole_of(c, k, i) ? whole_of(c, k, i)->served : NULL;
+        return dra_cluster_position(c, k, ns, name, &i) && whole_of(c, k, i) ? dra_rec_served(whole_of(c, k, i)) : NULL;
     const dra_obj *o = dra_cluster_find(c, k, ns, name);
     return o ? dra_cluster_served_version(c, o->json) : NULL;
 }

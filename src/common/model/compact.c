@@ -94,7 +94,7 @@ dra_rec_whole *dra_compact_store(dra_compact *cp, const json_t *obj)
     /* exact again when read back: 17 digits of a real, NULs escaped */
     char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(17));
     size_t len = text ? strlen(text) : 0;
-    if (!text || len > UINT32_MAX) /* out of memory (the readers' strings are UTF-8) */
+    if (!text || len > INT32_MAX) /* out of memory (the readers' strings are UTF-8), or len's 31 bits */
         fail("cannot keep an object's text");
     if (cp->spill && transfer(fileno(cp->spill), text, len, cp->spilled, true)) {
         w->at = cp->spilled;
@@ -103,22 +103,36 @@ dra_rec_whole *dra_compact_store(dra_compact *cp, const json_t *obj)
         char *copy = dra_arena_alloc(&cp->arena, len);
         memcpy(copy, text, len);
         w->at = (uint64_t)(uintptr_t)copy;
-        w->in_arena = true;
+        w->in_arena = 1;
     }
-    w->len = (uint32_t)len;
+    w->len = (uint32_t)len & INT32_MAX;
     free(text);
     return w;
+}
+
+/* The origin of file and served (both interned in cp): the latest ones
+ * first, which records read one after another share. */
+static const dra_rec_origin *origin(dra_compact *cp, const char *file, const char *served)
+{
+    for (size_t i = cp->norigins; i-- > 0;)
+        if (cp->origins[i]->file == file && cp->origins[i]->served == served)
+            return cp->origins[i];
+    dra_rec_origin *r = dra_arena_alloc(&cp->arena, sizeof *r);
+    *r = (dra_rec_origin){file, served};
+    cp->origins = dra_xgrow(cp->origins, cp->norigins, sizeof *cp->origins);
+    cp->origins[cp->norigins++] = r;
+    return r;
 }
 
 void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, const char *served)
 {
     if (!w)
         return;
-    w->file = dra_compact_str(cp, o->file); /* the set that read it may go first */
+    /* the set that read it may go first */
+    w->from = origin(cp, dra_compact_str(cp, o->file), dra_compact_str(cp, served));
     w->doc = o->doc;
     w->line = o->line;
     w->item = o->item;
-    w->served = dra_compact_str(cp, served);
 }
 
 bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o)
@@ -126,7 +140,7 @@ bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o
     memset(o, 0, sizeof *o);
     if (!w)
         return false;
-    o->file = w->file;
+    o->file = w->from ? w->from->file : NULL;
     o->doc = w->doc;
     o->line = w->line;
     o->item = w->item;
@@ -163,6 +177,7 @@ void dra_compact_free(dra_compact *cp)
     for (size_t i = 0; i < cp->nowned; i++)
         json_decref(cp->owned[i]);
     free(cp->owned);
+    free(cp->origins);
     free(cp->claims);
     free(cp->pods);
     if (cp->spill)

@@ -36,15 +36,29 @@
 #include "../base/hash.h"
 #include "../io/stream.h"
 
-/* Where a record's object came from, and its text when kept whole. */
+/* A file a record's object was read from and the apiVersion the input
+ * used when reading converted it (else NULL): one per pair in the
+ * dra_compact, its strings interned there. */
+typedef struct dra_rec_origin {
+    const char *file, *served;
+} dra_rec_origin;
+
+/* Where a record's object came from, and its text when kept whole (32
+ * bytes: a million are held at once). */
 typedef struct dra_rec_whole {
-    const char *file;    /* as dra_obj.file, interned in the dra_compact; NULL when not placed */
-    int doc, line, item; /* as dra_obj's */
-    const char *served;  /* the apiVersion the input used when reading converted it, else NULL */
-    uint64_t at;         /* the text: offset in the temporary file, or its address in the arena */
-    uint32_t len;        /* its length */
-    bool in_arena;       /* the text is in the arena (no temporary file, or writing it failed) */
+    const dra_rec_origin *from; /* file (as dra_obj.file) and served version; NULL when not placed */
+    uint64_t at;                /* the text: offset in the temporary file, or its address in the arena */
+    int doc, line, item;        /* as dra_obj's */
+    uint32_t len : 31;          /* its length */
+    uint32_t in_arena : 1;      /* the text is in the arena (no temporary file, or writing it failed) */
 } dra_rec_whole;
+
+/* The apiVersion the input used for w's object when reading converted it,
+ * else NULL (also for w NULL). */
+static inline const char *dra_rec_served(const dra_rec_whole *w)
+{
+    return w && w->from ? w->from->served : NULL;
+}
 
 /* One entry of status.allocation.devices.results. */
 typedef struct dra_rec_result {
@@ -65,10 +79,8 @@ typedef struct dra_rec_consumer {
     const char *api_group, *resource, *name, *uid;
 } dra_rec_consumer;
 
-typedef struct dra_claim_rec {
+typedef struct dra_claim_rec { /* 80 bytes: half a million are held at once */
     const char *ns, *name, *uid;
-    bool deleting;  /* metadata.deletionTimestamp set */
-    bool allocated; /* status.allocation set (not null) */
     /* the one node the allocation's nodeSelector pins (dra_selector_node):
      * "*" without a selector, NULL when it is no single node or unallocated */
     const char *node;
@@ -78,6 +90,8 @@ typedef struct dra_claim_rec {
     /* the UIDs of its controller ownerReferences ("" for one without) */
     const char **owners;
     uint32_t nowners;
+    bool deleting;        /* metadata.deletionTimestamp set */
+    bool allocated;       /* status.allocation set (not null) */
     dra_rec_whole *whole; /* NULL unless cp keeps objects whole */
 } dra_claim_rec;
 
@@ -102,8 +116,10 @@ typedef struct dra_compact {
     dra_claim_rec **claims;
     dra_pod_rec **pods;
     size_t nclaims, npods, capclaims, cappods;
-    char *chars;    /* room for dra_compact_own's copies, packed end to end (in the arena) */
-    size_t nchars;  /* bytes of it left */
+    char *chars;              /* room for dra_compact_own's copies, packed end to end (in the arena) */
+    size_t nchars;            /* bytes of it left */
+    dra_rec_origin **origins; /* every dra_rec_origin (in the arena) */
+    size_t norigins;
     json_t **owned; /* values records keep (device status, consumed capacity) */
     size_t nowned;
     bool keep_whole;  /* records keep their object's text (dra_compact_keep_whole) */
