@@ -455,12 +455,18 @@ void dra_slice_pack(dra_slice_packs *p, const json_t *slice)
     x->len = b.len;
     if (b.len)
         memcpy(x->text, b.data, b.len);
-    /* the rest: shallow copies without spec.devices */
-    json_t *top = json_copy((json_t *)slice);
+    /* the rest: what the allocator's world reads of the slice, its name and
+     * a shallow copy of spec without devices (not its labels, owners,
+     * managedFields: a million devices come in a hundred thousand slices) */
+    json_t *top = json_object(), *name = json_object_get(json_object_get(slice, "metadata"), "name");
+    if (name)
+        json_object_set_new(top, "metadata", json_pack("{s:O}", "name", name));
     if (json_is_object(spec)) {
         json_t *s2 = json_copy(spec);
         json_object_del(s2, "devices");
         json_object_set_new(top, "spec", s2);
+    } else if (spec) {
+        json_object_set(top, "spec", spec);
     }
     dra_buf_reset(&b);
     dra_json_write_compact(&b, top);

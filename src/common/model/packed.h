@@ -22,7 +22,7 @@
 #include <string.h>
 
 typedef struct dra_packed_slice {
-    char *rest;      /* the slice without spec.devices, compact JSON */
+    char *rest;      /* metadata.name and spec without devices, compact JSON (what the world reads) */
     char *node_name; /* its spec.nodeName when not empty, else NULL */
     size_t n;        /* devices */
     size_t len;      /* bytes of device text and facts */
