@@ -1817,8 +1817,12 @@ static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
 static dra_err *world(const dra_cluster *c, const dra_slice_packs *packs, const dra_features *f, dra_selector_eval *ev,
                       bool explain, dra_alloc_world **w)
 {
-    if (!c->taken || !c->recs.nclaims)
-        return dra_alloc_world_of_model(&c->model, packs, f, ev, w, NULL, NULL);
+    if (!c->taken || !c->recs.nclaims) {
+        dra_err *err = dra_alloc_world_of_model(&c->model, packs, f, ev, w, NULL, NULL);
+        if (!err && !explain) /* nor the pods placed here their devices' */
+            dra_alloc_world_unnamed(*w);
+        return err;
+    }
     dra_err *err = dra_alloc_world_of_fleet(&c->model, packs, f, ev, w);
     if (!err && !explain) /* no run names who holds a device */
         dra_alloc_world_unnamed(*w);
