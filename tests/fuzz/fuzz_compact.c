@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         dra_compact_place(&cp, c->whole, &set.v[i], "resource.k8s.io/v1beta1");
         dra_obj back;
         if (!dra_compact_whole(&cp, c->whole, &back) || !json_equal(back.json, set.v[i].json) ||
-            back.line != set.v[i].line || strcmp(c->whole->served, "resource.k8s.io/v1beta1") != 0)
+            back.line != set.v[i].line || strcmp(dra_rec_served(c->whole), "resource.k8s.io/v1beta1") != 0)
             abort();
         json_decref(back.json);
         if (!dra_compact_whole(&cp, p->whole, &back) || !json_equal(back.json, set.v[i].json))
