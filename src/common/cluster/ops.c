@@ -111,10 +111,8 @@ static void write_member(dra_changes *c, dra_buf *b, json_t *v)
     dra_buf_append(b, t->text, t->len);
 }
 
-void dra_changes_freeze(dra_changes *c, dra_change *ch)
+static void freeze(dra_changes *c, dra_change *ch)
 {
-    if (ch->text || ch->orig || !json_is_object(ch->obj) || ch->obj->refcount != 1)
-        return;
     const char *key = shared_last(ch->obj);
     if (key) { /* held by reference: out of the text */
         ch->kept = json_incref(json_object_get(ch->obj, key));
@@ -137,6 +135,18 @@ void dra_changes_freeze(dra_changes *c, dra_change *ch)
     ch->text = dra_xrealloc(b.data, b.len + 1); /* exact size: the buffer grew by doubling */
     ch->text[b.len] = '\0';
     json_object_clear(ch->obj);
+}
+
+void dra_changes_freeze(dra_changes *c, dra_change *ch)
+{
+    if (!ch->text && !ch->orig && json_is_object(ch->obj) && ch->obj->refcount == 1)
+        freeze(c, ch);
+}
+
+void dra_changes_freeze_in_place(dra_change *ch)
+{
+    if (!ch->text && ch->orig == ch->obj && json_is_object(ch->obj))
+        freeze(NULL, ch); /* no texts kept: an original's members may change in place */
 }
 
 /* The change at i, its tree rebuilt when frozen. */
@@ -185,15 +195,27 @@ char *dra_changes_take_text(dra_change *ch, size_t *len)
     return t;
 }
 
+/* The index of obj's change, or false. */
+static bool find_at(const dra_changes *c, const json_t *obj, size_t *i)
+{
+    if (!obj || !dra_lc_index_first_ptr(&c->ix, TAG_OBJ, obj, i))
+        return false;
+    /* Identities are keys: the object found is the change's original or its
+     * working copy, never a freed one whose address came back. */
+    DRA_ASSERT(c->objs[*i].orig == obj || c->objs[*i].obj == obj);
+    return true;
+}
+
 dra_change *dra_changes_find(const dra_changes *c, const json_t *obj)
 {
     size_t i;
-    if (!obj || !dra_lc_index_first_ptr(&c->ix, TAG_OBJ, obj, &i))
-        return NULL;
-    /* Identities are keys: the object found is the change's original or its
-     * working copy, never a freed one whose address came back. */
-    DRA_ASSERT(c->objs[i].orig == obj || c->objs[i].obj == obj);
-    return thawed(c, i);
+    return find_at(c, obj, &i) ? thawed(c, i) : NULL;
+}
+
+dra_change *dra_changes_held(const dra_changes *c, const json_t *obj)
+{
+    size_t i;
+    return find_at(c, obj, &i) ? &c->objs[i] : NULL;
 }
 
 const json_t *dra_changes_current(const dra_changes *c, const json_t *obj)

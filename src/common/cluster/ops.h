@@ -123,6 +123,13 @@ dra_change *dra_changes_add_created(dra_changes *c, json_t *obj);
  * in place copies it first) for the changes frozen after (NULL: no
  * cache, each written). */
 void dra_changes_freeze(dra_changes *c, dra_change *ch);
+/* The same for an original changed in place (in_place): the original itself
+ * is emptied.  For a caller that reads the original, from now on, only
+ * through the accessors here (which rebuild it) or takes its text.  Its
+ * members are written each time, none kept in c's texts (an original's
+ * shared members may be changed in place); a last one shared is held by
+ * reference all the same. */
+void dra_changes_freeze_in_place(dra_change *ch);
 /* A frozen change's text, the whole -o jsonl line (a member held by
  * reference written in), given up (the caller frees it; *len its length),
  * leaving the change without a state: for writing results out without
@@ -132,6 +139,9 @@ char *dra_changes_take_text(dra_change *ch, size_t *len);
 /* The change of obj (an original, a working copy or a created object), or
  * NULL when the run has not touched it. */
 dra_change *dra_changes_find(const dra_changes *c, const json_t *obj);
+/* The same, but a frozen change stays frozen (its text for
+ * dra_changes_take_text). */
+dra_change *dra_changes_held(const dra_changes *c, const json_t *obj);
 /* The current state of obj: its working copy when touched, else obj. */
 const json_t *dra_changes_current(const dra_changes *c, const json_t *obj);
 /* The first object created in the run with this kind ("ResourceClaim"),

@@ -903,6 +903,9 @@ dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_
         errs = dra_err_append(errs, generate_pod(c, pod, opts, out));
         for (size_t k = first; opts && opts->freeze && k < out->nobjs; k++)
             dra_changes_freeze(out, &out->objs[k]); /* created objects only */
+        dra_change *pc = opts && opts->freeze_pods ? dra_changes_find(out, pod->json) : NULL;
+        if (pc)
+            dra_changes_freeze_in_place(pc);
     }
     return errs;
 }

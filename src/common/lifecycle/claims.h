@@ -48,6 +48,10 @@ typedef struct dra_lc_opts {
      * its spec the template's own tree, shared and held by reference: the
      * caller changes no created claim's spec */
     bool freeze;
+    /* generate, with changes made in place: hold each changed pod as text
+     * too (dra_changes_freeze_in_place), for a caller that reads pods only
+     * through the changes */
+    bool freeze_pods;
     /* generate: NULL (only v1 templates are used), or where notes go
      * (DRA_EXIT_OK errors, caller owns): a classic (resource.k8s.io/v1alpha2)
      * ResourceClaimTemplate of the pod's namespace is then used for want of

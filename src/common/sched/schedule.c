@@ -538,6 +538,7 @@ typedef struct sched {
         char *uid, *msg;
     } * refusals;
     size_t nrefusals;
+    bool freeze_pods; /* may_freeze_pods */
 } sched;
 
 /* The caller's admission, remembering a refusal for the pod the claim is
@@ -682,8 +683,9 @@ static void add_requested(sched *S, const char *node, const json_t *pod)
  * node, which the object's must be. */
 static void count_pod(sched *S, const json_t *pod, const char *record_node)
 {
-    const dra_change *x = pod ? dra_changes_find(&S->st, pod) : NULL;
-    if (x && x->deleted)
+    /* held, not rebuilt: a pod held as text (freeze_pods) is a pending one */
+    const dra_change *x = pod ? dra_changes_held(&S->st, pod) : NULL;
+    if (x && (x->deleted || x->text))
         return;
     const json_t *q = x ? x->obj : pod;
     const char *on = q ? dra_jfield_str(dra_jfield(q, "spec"), "nodeName") : NULL;
@@ -1485,6 +1487,38 @@ static void freeze_pod_claims(dra_changes *st, const json_t *pod)
         dra_changes_freeze(st, ch);
 }
 
+/* A pod out of the queue held as text again (freeze_pods). */
+static void freeze_pod(sched *S, const json_t *pod)
+{
+    dra_change *ch = S->freeze_pods ? dra_changes_find(&S->st, pod) : NULL;
+    if (ch)
+        dra_changes_freeze_in_place(ch);
+}
+
+/* text_results with the input given up: changed pods are held as text while
+ * they wait in the queue and once out of it (the run reads them through
+ * S->st alone, which rebuilds them; the result takes their text).  Not with
+ * pod groups (whose verdicts come back to their pods), a quota (whose
+ * ledger reads the pods after the run), nor a pod naming a claim (one that
+ * others may share: the staleness of its reservations reads their pods as
+ * the input has them, lifecycle/claims.c stale_reason). */
+static bool may_freeze_pods(const sched *S, const dra_sched_queue *q, const dra_obj *const *pend)
+{
+    if (!S->o->text_results || !S->st.in_place || S->o->admit)
+        return false;
+    for (size_t qi = 0; qi < q->n; qi++) {
+        if (q->v[qi].group)
+            return false;
+        size_t i;
+        const json_t *pc;
+        json_array_foreach(dra_jget(pend[q->v[qi].index]->json, "spec.resourceClaims"), i, pc) {
+            if (dra_jfield(pc, "resourceClaimName"))
+                return false;
+        }
+    }
+    return true;
+}
+
 static bool pod_pending(const json_t *pod)
 {
     const char *node = dra_jfield_str(dra_jfield(pod, "spec"), "nodeName");
@@ -1585,7 +1619,8 @@ static char *member_failed(dra_release rel, const char *group, const char *gmsg,
     return dra_xasprintf("pod group is unschedulable, %s", gmsg);
 }
 
-static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra_sched_queued *q)
+/* pod: the original; cur: its current state (rebuilt when held as text) */
+static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, const json_t *cur, size_t pos, dra_sched_queued *q)
 {
     sp->pod = pod;
     sp->queue_pos = pos;
@@ -1593,7 +1628,7 @@ static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra
     sp->queue = q->why;
     q->why = NULL;
     sp->group = q->group ? dra_xstrdup(q->group) : NULL;
-    const json_t *md = dra_jfield(pod, "metadata");
+    const json_t *md = dra_jfield(cur, "metadata");
     sp->ref = dra_xasprintf("%s/%s", dra_jstr_or(md, "namespace", ""), dra_jstr_or(md, "name", ""));
 }
 
@@ -1627,7 +1662,7 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     for (size_t qi = from; qi < to; qi++) {
         const json_t *pod = pend[q->v[qi].index]->json;
         dra_sched_pod *sp = &S->out->pods[S->out->npods++];
-        sched_pod_init(sp, pod, qi + 1, &q->v[qi]);
+        sched_pod_init(sp, pod, dra_changes_current(&S->st, pod), qi + 1, &q->v[qi]);
         verdict *v = &verdicts[q->v[qi].index];
         if (v->set) {
             sp->outcome = v->outcome;
@@ -1785,8 +1820,12 @@ static void result_objects(sched *S, const dra_model *m)
             out->objs[out->nobjs++] = json_incref(x->obj);
     }
     for (size_t i = 0; i < pl->n; i++) {
-        const dra_change *x = dra_changes_find(&S->st, pl->v[i]->json);
-        if (x && !x->deleted)
+        dra_change *x = dra_changes_held(&S->st, pl->v[i]->json);
+        size_t len;
+        char *text = x && !x->deleted ? dra_changes_take_text(x, &len) : NULL; /* frozen by freeze_pod */
+        if (text)
+            out->texts[out->nobjs++] = text;
+        else if (x && !x->deleted)
             out->objs[out->nobjs++] = json_incref(x->obj);
     }
     /* PodGroups whose status.resourceClaimStatuses got new claims */
@@ -1876,6 +1915,7 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
         lo.pod_order = order;
         lo.npod_order = q.n;
     }
+    lo.freeze_pods = S.freeze_pods = may_freeze_pods(&S, &q, pend);
     out->warnings = dra_claims_generate(c, &lo, &S.st);
     free(order);
 
@@ -1908,6 +1948,7 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
                 out->stats.scheduled += sp->outcome == DRA_POD_SCHEDULED;
                 out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;
                 out->stats.errors += sp->outcome == DRA_POD_ERROR;
+                freeze_pod(&S, sp->pod);
             }
             if (opts->progress)
                 opts->progress(opts->progress_ud, "pods placed", end, q.n);
