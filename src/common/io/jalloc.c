@@ -194,13 +194,9 @@ json_t *dra_jalloc_keep(json_t *v)
     return copy ? copy : json_incref(v); /* no memory for a copy: v itself, pinning its chunk */
 }
 
-void dra_jalloc_uninstall(void)
+void dra_jalloc_release(void)
 {
 #ifndef DRA_JALLOC_OFF
-    if (!cache.on)
-        return;
-    arena.on = false; /* its chunks stay: no tree of them is alive (jalloc.h) */
-    json_set_alloc_funcs(malloc, free);
     for (size_t c = 0; c <= CLASSES; c++)
         while (cache.head[c]) {
             void *p = cache.head[c];
@@ -208,6 +204,17 @@ void dra_jalloc_uninstall(void)
             free(p);
         }
     cache.kept = 0;
+#endif
+}
+
+void dra_jalloc_uninstall(void)
+{
+#ifndef DRA_JALLOC_OFF
+    if (!cache.on)
+        return;
+    arena.on = false; /* its chunks stay: no tree of them is alive (jalloc.h) */
+    json_set_alloc_funcs(malloc, free);
+    dra_jalloc_release();
     cache.on = false;
 #endif
 }

@@ -32,6 +32,11 @@
 /* Install the allocator for jansson; false when it is not (sanitizer
  * builds, or a malloc without malloc_usable_size). */
 bool dra_jalloc_install(void);
+/* Free the blocks held, the allocator staying installed: for a tool that
+ * has just dropped many trees and goes on to allocate other things, which
+ * malloc can then place where the trees were.  The arena's chunks (below)
+ * stay. */
+void dra_jalloc_release(void);
 /* Free the blocks held and give jansson back malloc/free.  No tree built
  * in the arena (below) may still be alive. */
 void dra_jalloc_uninstall(void);

@@ -22,6 +22,7 @@
 #include "../model/quantity.h"
 #include "../model/validate.h"
 #include "../io/json.h"
+#include "../io/jalloc.h"
 #include "../io/jparse.h"
 #include "group_status.h"
 #include "pod_status.h"
@@ -1918,6 +1919,8 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     lo.freeze_pods = S.freeze_pods = may_freeze_pods(&S, &q, pend);
     out->warnings = dra_claims_generate(c, &lo, &S.st);
     free(order);
+    if (S.freeze_pods) /* the pods' trees, dropped: their blocks to the allocator world */
+        dra_jalloc_release();
 
     /* The allocator world. */
     const dra_model_list *kl = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);
