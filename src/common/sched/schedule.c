@@ -678,6 +678,16 @@ static void add_requested(sched *S, const char *node, const json_t *pod)
     }
 }
 
+/* Whether a node named `node` sums requests (its allocatable lists an
+ * extended resource a class names). */
+static bool node_counts(const sched *S, const char *node)
+{
+    for (size_t i = node_lower_bound(S, node); i < S->nnodes && strcmp(S->nodes[i].name, node) == 0; i++)
+        if (S->nodes[i].requested)
+            return true;
+    return false;
+}
+
 /* The pod's requests, added to its node's when it is on one and counts
  * there: not deleted in this run, not terminated (the scheduler's cache
  * drops those).  record_node: for a pod held as a record, the record's
@@ -704,6 +714,7 @@ static void requested_init(sched *S)
 {
     if (!dra_feature_enabled(&S->f, DRA_FEATURE_EXTENDED_RESOURCE))
         return;
+    bool any = false;
     for (size_t i = 0; i < S->nnodes; i++) {
         const char *rn;
         const json_t *v;
@@ -714,14 +725,18 @@ static void requested_init(sched *S)
             if (!S->nodes[i].requested)
                 S->nodes[i].requested = json_object();
             json_object_set_new(S->nodes[i].requested, rn, json_integer(0));
+            any = true;
         }
     }
+    if (!any) /* no node sums requests: no pod need be read (nor a record made again) */
+        return;
     const dra_model_list *pl = dra_model_kind(&S->c->model, DRA_KIND_POD);
     for (size_t i = 0; i < pl->n; i++)
         count_pod(S, pl->v[i]->json, NULL);
     for (size_t i = 0; S->c->taken && i < S->c->recs.npods; i++) {
         const dra_pod_rec *r = S->c->recs.pods[i];
-        const dra_obj *o = r->node_name ? dra_cluster_find(S->c, DRA_KIND_POD, r->ns, r->name) : NULL;
+        const dra_obj *o =
+            r->node_name && node_counts(S, r->node_name) ? dra_cluster_find(S->c, DRA_KIND_POD, r->ns, r->name) : NULL;
         if (o)
             count_pod(S, o->json, r->node_name);
     }
