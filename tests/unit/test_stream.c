@@ -641,7 +641,7 @@ UNIT_TEST(jalloc_arena_frees_by_chunk)
     json_t *a = dra_json_parse(doc, strlen(doc), 64, &used);
     json_decref(a);
     json_t *b = dra_json_parse(doc, strlen(doc), 64, &used);
-    CHECK(a == b);
+    CHECK(!on || a == b); /* without the arena, malloc places it where it will */
     json_decref(b);
     /* many documents, each dropped: the arena is reused, not exhausted */
     for (int i = 0; i < 20000; i++) {
@@ -676,7 +676,7 @@ UNIT_TEST(jalloc_arena_frees_by_chunk)
     for (int i = 0; i < 3; i++)
         caps[i] = json_object_get(json_array_get(json_object_get(json_object_get(docs[i], "spec"), "devices"), 0),
                                   "capacity");
-    CHECK(!dra_jalloc_in_arena(caps[2]) && caps[2] != caps[1]);
+    CHECK(!dra_jalloc_in_arena(caps[2]) && (!on || caps[2] != caps[1])); /* off: the kept leaf is itself */
     CHECK(json_equal(docs[2], heap));
     for (int i = 0; i < 3; i++)
         json_decref(docs[i]);
