@@ -120,3 +120,14 @@ J
     assert_failure 2
     assert_equal "$stderr" "dra-slice: $T/x.yaml:4: document is a string; expected an object or a List"
 }
+
+@test "validate: null constraint requests are duplicates of each other, as Go decodes them to \"\"" {
+    # every release's API server decodes a null item of a []string as "":
+    # requests[1] and on are each a Duplicate value of requests[0]
+    # (k8s.io/kubernetes pkg/apis/resource/validation validateDeviceConstraint)
+    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"zv","namespace":"default"},"spec":{"devices":{"requests":[{"name":"a","exactly":{"deviceClassName":"c"}}],"constraints":[{"requests":[null,"",null],"matchAttribute":"dra.example.com/x"}]}}}' >"$BATS_TEST_TMPDIR/c.json"
+    for v in 1.36 1.37 1.38; do
+        run -2 "$DRA_BIN/dra-slice" validate --kubernetes-version "$v" -o json "$BATS_TEST_TMPDIR/c.json"
+        [[ $(jq -c '[.[] | select(.message == "Duplicate value: \"\"") | .field]' <<<"$output") == '["spec.devices.constraints[0].requests[1]","spec.devices.constraints[0].requests[2]"]' ]]
+    done
+}

@@ -84,13 +84,20 @@ static void v_request_refs(vctx *v, const json_t *parent, const json_t *requests
                     v_request_ref(v, requests, s, len);
             }
         }
+        /* a null item decodes as "" in Go's []string, so nulls and ""s are duplicates of each other */
         for (size_t i = 1; i < n; i++) {
             const json_t *a = json_array_get(refs, i);
-            if (!json_is_string(a))
+            if (!json_is_string(a) && !json_is_null(a))
                 continue;
+            const char *as = json_is_string(a) ? json_string_value(a) : "";
+            size_t al = json_is_string(a) ? json_string_length(a) : 0;
             for (size_t j = 0; j < i; j++) {
-                if (json_equal(a, json_array_get(refs, j))) {
-                    V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(a), json_string_length(a));
+                const json_t *b = json_array_get(refs, j);
+                if (!json_is_string(b) && !json_is_null(b))
+                    continue;
+                size_t bl = json_is_string(b) ? json_string_length(b) : 0;
+                if (al == bl && (al == 0 || memcmp(as, json_string_value(b), al) == 0)) {
+                    V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), as, al);
                     break;
                 }
             }
