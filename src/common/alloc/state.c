@@ -171,6 +171,18 @@ dra_err *dra_al_state_negative_capacity(const dra_alloc_world *w, const json_t *
     return NULL;
 }
 
+/* st's device taken: out of its node's (or the shared) free count once. */
+static void mark_allocated(dra_alloc_world *w, al_idstate *st)
+{
+    if (!st->allocated && w->counts_ready && st->home != 0) {
+        if (st->home > 0)
+            w->node_free[st->home - 1]--;
+        else
+            w->shared_free--;
+    }
+    st->allocated = true;
+}
+
 void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 {
     const char *holder = NULL;
@@ -230,13 +242,7 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
             dra_al_capuse_add(&dra_al_idextra(w, gid)->agg, &add, w->f.qrules);
             dra_al_capuse_free(&add);
         } else {
-            if (!st->allocated && w->counts_ready && st->home != 0) {
-                if (st->home > 0)
-                    w->node_free[st->home - 1]--;
-                else
-                    w->shared_free--;
-            }
-            st->allocated = true;
+            mark_allocated(w, st);
         }
     }
 }
@@ -287,13 +293,7 @@ static void commit_devices(dra_alloc_world *w, const al_commit *k, const char *p
         if (holder && !(w->st[gid].x && w->st[gid].x->holder))
             dra_al_idextra(w, gid)->holder = holder;
         al_idstate *st = &w->st[gid];
-        if (!st->allocated && w->counts_ready && st->home != 0) {
-            if (st->home > 0)
-                w->node_free[st->home - 1]--;
-            else
-                w->shared_free--;
-        }
-        st->allocated = true;
+        mark_allocated(w, st);
     }
 }
 

@@ -327,8 +327,7 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
     *mappings = maps;
 }
 
-/* A quantity as Value() (rounded up); 0 when it is not one. */
-static long long quantity_or_0(const json_t *v, const dra_features *f)
+long long dra_extres_quantity_value(const json_t *v, const dra_features *f)
 {
     if (json_is_integer(v))
         return (long long)json_integer_value(v);
@@ -349,9 +348,9 @@ long long dra_extres_pod_request(const json_t *pod, const char *rn, const dra_fe
     size_t i;
     const json_t *c;
     json_array_foreach(dra_jfield(spec, "containers"), i, c)
-        sum += quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn), f);
+        sum += dra_extres_quantity_value(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn), f);
     json_array_foreach(dra_jfield(spec, "initContainers"), i, c) {
-        long long n = quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn), f);
+        long long n = dra_extres_quantity_value(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn), f);
         const char *rp = dra_jfield_str(c, "restartPolicy");
         if (rp && strcmp(rp, "Always") == 0) {
             sum += n;
@@ -365,5 +364,5 @@ long long dra_extres_pod_request(const json_t *pod, const char *rn, const dra_fe
     }
     if (init_max > sum)
         sum = init_max;
-    return sum + quantity_or_0(dra_jfield(dra_jfield(spec, "overhead"), rn), f);
+    return sum + dra_extres_quantity_value(dra_jfield(dra_jfield(spec, "overhead"), rn), f);
 }

@@ -31,6 +31,9 @@ bool dra_is_dra_extended_resource_name(const char *name);
 void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char *const *served, size_t n,
                          json_t **requests, json_t **mappings);
 
+/* A quantity (a JSON integer or a quantity string read by f's release) as
+ * Value(), rounded up; 0 when v is not one. */
+long long dra_extres_quantity_value(const json_t *v, const dra_features *f);
 /* The pod's request of one resource, as resourcehelper.PodRequests adds it
  * up (Value(), rounded up; 0 where not a quantity): the containers and
  * sidecars, or the largest init container with the sidecars started before

@@ -445,18 +445,7 @@ static int64_t node_allocatable(const json_t *node, const char *resource, const 
 {
     const json_t *v = dra_jfield(dra_jfield(dra_jfield(node, "status"), "allocatable"), resource);
     *present = v != NULL;
-    if (!v)
-        return 0;
-    if (json_is_integer(v))
-        return json_integer_value(v);
-    dra_quantity q;
-    int64_t n = 0;
-    const char *s = json_string_value(v);
-    dra_err *e = s ? dra_quantity_parse_as(f, s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
-    if (!e && !dra_quantity_value(&q, &n))
-        n = 0;
-    dra_err_free(e);
-    return n;
+    return v ? (int64_t)dra_extres_quantity_value(v, f) : 0;
 }
 
 /* ---- the special claim -------------------------------------------------------------------------- */
